@@ -1,0 +1,56 @@
+/**
+ * The shape every tool in `tools/` has. The engine offers tools to the model (as JSON schemas in the
+ * native protocol, as a described list in the text protocol), validates the arguments with `parameters`
+ * and runs `run` with a context whose signal ends when the tool's time is up or the run is cancelled.
+ */
+import type { z } from 'zod';
+
+/** A citation a tool can hand back so the answer can show where a fact came from. */
+export interface Source {
+  title: string;
+  url: string;
+}
+
+/** What a tool returns: plain text for the model, plus optional sources. */
+export interface ToolOutput {
+  output: string;
+  sources?: Source[];
+}
+
+/** Everything a tool may use from outside; injected so tests are deterministic. */
+export interface ToolContext {
+  /** Aborted when the tool's timeout passes or the run is cancelled. Long work must watch it. */
+  signal: AbortSignal;
+  /** The fetch to use for any HTTP; tests pass one that talks to a local server. */
+  fetch: typeof fetch;
+  /** The clock. */
+  now: () => Date;
+}
+
+export interface ToolDefinition<Args = any> {
+  /** snake_case name the model calls. */
+  name: string;
+  /** Written for the model: when to use it and what it returns. */
+  description: string;
+  /** Validates the arguments; also the source of the JSON schema offered to the model. */
+  parameters: z.ZodType<Args>;
+  /**
+   * Text protocol: the parameter that a plain `Action: tool: input` fills. Input that is a JSON
+   * object is read as the full argument object instead. Empty input gives `{}`.
+   */
+  textParameter?: string;
+  /** Text protocol: example inputs shown in the system prompt. */
+  examples?: string[];
+  /** Reaches beyond the bot's process (the web): off unless a moderator turns it on. */
+  network?: boolean;
+  /** Per-tool timeout in ms, overriding the run's default. */
+  timeoutMs?: number;
+  run(args: Args, ctx: ToolContext): Promise<string | ToolOutput>;
+}
+
+/** Helper that keeps the argument type tied to the schema. */
+export function defineTool<S extends z.ZodType>(
+  tool: Omit<ToolDefinition<z.infer<S>>, 'parameters'> & { parameters: S },
+): ToolDefinition<z.infer<S>> {
+  return tool as ToolDefinition<z.infer<S>>;
+}

@@ -1,0 +1,93 @@
+/**
+ * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
+ * unchanged), the model interface the engine calls, and the events and result of a run.
+ */
+import type { Source } from './tool.js';
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; name?: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+/** A tool as offered to the model in the native protocol. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  /** Offered tools (native protocol). Absent or empty: the model must answer in text. */
+  tools?: ToolSchema[];
+  /** Stop sequences (text protocol). */
+  stop?: string[];
+  signal: AbortSignal;
+}
+
+export interface ModelReply {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  finishReason?: string;
+}
+
+/** Anything that completes a chat: the OpenAI-compatible client, or a scripted fake in tests. */
+export interface ChatModel {
+  readonly model: string;
+  complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+export type Protocol = 'native' | 'text';
+export type ProtocolSetting = Protocol | 'auto';
+
+export type EndReason = 'answer' | 'step-limit' | 'aborted' | 'error';
+
+export type AgentEvent =
+  | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[] }
+  | { type: 'protocol-fallback'; from: Protocol; to: Protocol; reason: string }
+  | { type: 'step-start'; step: number; maxSteps: number }
+  | { type: 'thought'; step: number; text: string }
+  | { type: 'action'; step: number; callId: string; tool: string; input: unknown }
+  | {
+      type: 'observation';
+      step: number;
+      callId: string;
+      tool: string;
+      output: string;
+      isError: boolean;
+      durationMs: number;
+      truncated: boolean;
+    }
+  | { type: 'answer'; text: string; sources: Source[]; forced: boolean }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number };
+
+export interface AgentResult {
+  reason: EndReason;
+  /** The answer text; present when reason is 'answer' or a forced final answer was given. */
+  answer?: string;
+  sources: Source[];
+  /** Model calls made for reasoning steps (the forced last call is not counted). */
+  steps: number;
+  /** True when the step limit was hit and the model answered from what it had without tools. */
+  forcedFinalAnswer: boolean;
+  usage: Usage;
+  durationMs: number;
+  protocol: Protocol;
+  /** Messages this run added after the input history: what the conversation store appends. */
+  messages: ChatMessage[];
+  error?: { code: string; message: string };
+}

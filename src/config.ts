@@ -1,0 +1,199 @@
+/**
+ * The only reader of the environment. `loadConfig` validates everything at once and throws a
+ * ConfigError listing every problem (never a secret's value), so a new user fixes their `.env` in one go.
+ */
+import path from 'node:path';
+import dotenv from 'dotenv';
+import { ConfigError } from './errors.js';
+import type { ProtocolSetting } from './agent/types.js';
+
+export interface ModelConfig {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  maxRetryWaitMs: number;
+}
+
+export interface AgentConfig {
+  protocol: ProtocolSetting;
+  maxSteps: number;
+  toolTimeoutMs: number;
+  runTimeoutMs: number;
+  toolOutputMaxChars: number;
+}
+
+export interface ToolsConfig {
+  wikipediaApiUrl: string;
+  userAgent: string;
+}
+
+export interface StorageConfig {
+  keyvUrl: string;
+  conversationTtlDays?: number;
+  historyTokenBudget: number;
+}
+
+export interface DiscordConfig {
+  token: string;
+  applicationId?: string;
+  guildId?: string;
+  messageContent: boolean;
+  apiBaseUrl?: string;
+}
+
+export interface Config {
+  model: ModelConfig;
+  agent: AgentConfig;
+  tools: ToolsConfig;
+  storage: StorageConfig;
+  discord?: DiscordConfig;
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
+export interface LoadOptions {
+  needDiscord: boolean;
+  /** Read `.env` from this directory first (default: the working directory). Tests pass none. */
+  dotenvDir?: string | false;
+}
+
+const WHERE = {
+  DISCORD_TOKEN: 'Discord Developer Portal → your application → Bot → Reset Token',
+  OPENAI_API_KEY:
+    'your model provider (platform.openai.com → API keys); for a local server (Ollama, vLLM, llama.cpp) set OPENAI_BASE_URL and any placeholder key works',
+};
+
+/** Read and validate the configuration. Throws ConfigError naming every problem. */
+export function loadConfig(options: LoadOptions, env: Env = process.env): Config {
+  if (options.dotenvDir !== false) {
+    dotenv.config({ path: path.join(options.dotenvDir ?? process.cwd(), '.env'), quiet: true });
+  }
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const baseURL = read.url('OPENAI_BASE_URL');
+  const apiKey = read.string('OPENAI_API_KEY') ?? (baseURL ? 'not-needed' : undefined);
+  if (!apiKey) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
+
+  const model: ModelConfig = {
+    apiKey: apiKey ?? '',
+    baseURL,
+    model: read.string('OPENAI_MODEL') ?? 'gpt-4o-mini',
+    timeoutMs: read.int('OPENAI_TIMEOUT_MS', 60_000, 1_000),
+    maxRetries: read.int('OPENAI_MAX_RETRIES', 2, 0, 10),
+    maxRetryWaitMs: read.int('OPENAI_MAX_RETRY_WAIT_MS', 10_000, 0),
+  };
+
+  const protocol = read.string('AGENT_PROTOCOL') ?? 'auto';
+  if (!['auto', 'native', 'text'].includes(protocol)) {
+    problems.push(`AGENT_PROTOCOL must be auto, native or text (got "${protocol}").`);
+  }
+  const agent: AgentConfig = {
+    protocol: protocol as ProtocolSetting,
+    maxSteps: read.int('AGENT_MAX_STEPS', 8, 1, 50),
+    toolTimeoutMs: read.int('TOOL_TIMEOUT_MS', 15_000, 100),
+    runTimeoutMs: read.int('RUN_TIMEOUT_MS', 300_000, 1_000),
+    toolOutputMaxChars: read.int('TOOL_OUTPUT_MAX_CHARS', 4_000, 200),
+  };
+
+  const language = read.string('WIKIPEDIA_LANGUAGE') ?? 'en';
+  if (!/^[a-z][a-z-]{1,15}$/.test(language)) {
+    problems.push(`WIKIPEDIA_LANGUAGE must be a Wikipedia language code such as en, de or fr (got "${language}").`);
+  }
+  const tools: ToolsConfig = {
+    wikipediaApiUrl: read.url('WIKIPEDIA_API_URL') ?? `https://${language}.wikipedia.org/w/api.php`,
+    userAgent:
+      read.string('HTTP_USER_AGENT') ??
+      'threadwise/0.1 (Discord ReAct bot; set HTTP_USER_AGENT to include your contact address)',
+  };
+
+  const ttl = read.int('CONVERSATION_TTL_DAYS', 0, 0);
+  const storage: StorageConfig = {
+    keyvUrl: read.string('KEYV_URL') ?? 'sqlite://data/threadwise.sqlite',
+    conversationTtlDays: ttl > 0 ? ttl : undefined,
+    historyTokenBudget: read.int('HISTORY_TOKEN_BUDGET', 8_000, 500),
+  };
+  if (!/^(sqlite|redis|rediss|postgres|postgresql|memory):/.test(storage.keyvUrl)) {
+    problems.push('KEYV_URL must start with sqlite://, redis://, rediss://, postgres:// or memory:.');
+  }
+
+  let discord: DiscordConfig | undefined;
+  if (options.needDiscord) {
+    const token = read.string('DISCORD_TOKEN');
+    if (!token) problems.push(`DISCORD_TOKEN is missing. Get it from ${WHERE.DISCORD_TOKEN}.`);
+    discord = {
+      token: token ?? '',
+      applicationId: read.snowflake('DISCORD_APPLICATION_ID'),
+      guildId: read.snowflake('DISCORD_GUILD_ID'),
+      messageContent: read.bool('DISCORD_MESSAGE_CONTENT', false),
+      apiBaseUrl: read.url('DISCORD_API_BASE_URL'),
+    };
+  }
+
+  const logLevel = read.string('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { model, agent, tools, storage, discord, logLevel };
+}
+
+/** Small typed readers that record a problem instead of throwing, so all problems are reported together. */
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  string(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  int(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.string(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.string(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}").`);
+    return fallback;
+  }
+
+  url(name: string): string | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    try {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+      return raw;
+    } catch {
+      this.problems.push(`${name} must be an http(s) URL (got "${raw}").`);
+      return undefined;
+    }
+  }
+
+  snowflake(name: string): string | undefined {
+    const raw = this.string(name);
+    if (raw !== undefined && !/^\d{17,20}$/.test(raw)) {
+      this.problems.push(`${name} must be a Discord id (17-20 digits; got "${raw}").`);
+      return undefined;
+    }
+    return raw;
+  }
+}
