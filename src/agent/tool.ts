@@ -39,6 +39,8 @@ export interface ToolDefinition<Args = any> {
    * object is read as the full argument object instead. Empty input gives `{}`.
    */
   textParameter?: string;
+  /** Other names models use for this tool (e.g. the ReAct paper's `search`); matched case-insensitively. */
+  aliases?: string[];
   /** Text protocol: example inputs shown in the system prompt. */
   examples?: string[];
   /** Reaches beyond the bot's process (the web): off unless a moderator turns it on. */

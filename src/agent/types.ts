@@ -32,6 +32,8 @@ export interface ModelRequest {
   messages: ChatMessage[];
   /** Offered tools (native protocol). Absent or empty: the model must answer in text. */
   tools?: ToolSchema[];
+  /** 'none' keeps tools visible (so earlier tool calls stay valid) but asks for a text answer. */
+  toolChoice?: 'auto' | 'none';
   /** Stop sequences (text protocol). */
   stop?: string[];
   signal: AbortSignal;
@@ -39,6 +41,8 @@ export interface ModelRequest {
 
 export interface ModelReply {
   content: string;
+  /** Separate reasoning text some servers return (`reasoning_content`); shown as the thought. */
+  reasoning?: string;
   toolCalls: ToolCall[];
   usage: Usage;
   finishReason?: string;
@@ -71,6 +75,7 @@ export type AgentEvent =
       durationMs: number;
       truncated: boolean;
     }
+  | { type: 'format-reminder'; step: number; text: string }
   | { type: 'answer'; text: string; sources: Source[]; forced: boolean }
   | { type: 'error'; code: string; message: string }
   | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number };

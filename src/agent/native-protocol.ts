@@ -1,0 +1,115 @@
+/**
+ * OpenAI tool calling: tools offered as JSON schemas, parallel calls, results as `tool` messages.
+ * Text beside tool calls is the thought; a reply without tool calls, or a `final_answer` call, is the answer.
+ */
+import type { ToolDefinition } from './tool.js';
+import { toolSchema } from './tool-runner.js';
+import type { Interpreted, ObservationOut, ProtocolDriver } from './protocol.js';
+import type { ChatMessage, ModelReply, ToolSchema } from './types.js';
+
+export const FINAL_ANSWER_TOOL = 'final_answer';
+
+const FINAL_ANSWER_SCHEMA: ToolSchema = {
+  type: 'function',
+  function: {
+    name: FINAL_ANSWER_TOOL,
+    description: 'Give the final answer to the user. Call this once you know the answer.',
+    parameters: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+  },
+};
+
+export interface NativeOptions {
+  /** Also offer a `final_answer` tool (helps some small models stop cleanly). Always accepted if called. */
+  offerFinalAnswerTool?: boolean;
+}
+
+export class NativeProtocol implements ProtocolDriver {
+  readonly name = 'native' as const;
+  constructor(private readonly options: NativeOptions = {}) {}
+
+  systemPrompt(tools: readonly ToolDefinition[], maxSteps: number, instructions?: string): string {
+    const toolLine = tools.length
+      ? 'Use the tools when they help; you may call several at once when they do not depend on each other.'
+      : 'No tools are available; answer from what you know.';
+    return [
+      'You answer questions by reasoning step by step and using tools.',
+      toolLine,
+      'Before calling tools, say in one or two sentences what you are about to do and why.',
+      `You have at most ${maxSteps} steps; each tool result ends with a note saying which step comes next.`,
+      'When you know the answer, reply with it directly, without calling a tool. Cite sources that tools gave you.',
+      instructions ?? '',
+    ].filter(Boolean).join('\n');
+  }
+
+  requestFields(tools: readonly ToolDefinition[], final: boolean) {
+    const schemas = tools.map(toolSchema);
+    if (this.options.offerFinalAnswerTool && !final) schemas.push(FINAL_ANSWER_SCHEMA);
+    if (schemas.length === 0) return {};
+    return { tools: schemas, toolChoice: final ? ('none' as const) : ('auto' as const) };
+  }
+
+  prepareHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+    return messages as ChatMessage[];
+  }
+
+  interpret(reply: ModelReply, step: number): Interpreted {
+    const content = reply.content.trim();
+    const final = reply.toolCalls.find((call) => call.function.name === FINAL_ANSWER_TOOL);
+    if (final) {
+      const answer = readFinalAnswer(final.function.arguments) ?? content;
+      return { thought: content || reply.reasoning, calls: [], answer, assistant: { role: 'assistant', content: answer } };
+    }
+    if (reply.toolCalls.length === 0) {
+      if (!content) {
+        return {
+          thought: reply.reasoning,
+          calls: [],
+          reminder: { role: 'user', content: 'Your reply was empty. Call a tool, or reply with the answer.' },
+          assistant: { role: 'assistant', content: '' },
+        };
+      }
+      return { thought: reply.reasoning, calls: [], answer: content, assistant: { role: 'assistant', content } };
+    }
+    // Some servers omit call ids; the API needs them to pair results with calls.
+    const toolCalls = reply.toolCalls.map((call, i) => ({ ...call, id: call.id || `call_${step}_${i}` }));
+    return {
+      thought: content || reply.reasoning,
+      calls: toolCalls.map((call) => ({
+        callId: call.id,
+        tool: call.function.name,
+        raw: { kind: 'json' as const, text: call.function.arguments },
+      })),
+      assistant: { role: 'assistant', content: content || null, tool_calls: toolCalls },
+    };
+  }
+
+  observationMessages(results: ObservationOut[], note: string): ChatMessage[] {
+    return results.map((r, i) => ({
+      role: 'tool' as const,
+      tool_call_id: r.call.callId,
+      content: i === results.length - 1 ? `${r.output}\n\n${note}` : r.output,
+    }));
+  }
+
+  finalNudge(maxSteps: number): ChatMessage {
+    return {
+      role: 'user',
+      content: `You have used all ${maxSteps} steps. Do not call any more tools: give your best answer now from what you have found, and say if it is incomplete.`,
+    };
+  }
+
+  finalAnswer(reply: ModelReply): string | undefined {
+    const final = reply.toolCalls.find((call) => call.function.name === FINAL_ANSWER_TOOL);
+    const text = (final && readFinalAnswer(final.function.arguments)) || reply.content.trim();
+    return text || undefined;
+  }
+}
+
+function readFinalAnswer(args: string): string | undefined {
+  try {
+    const value = (JSON.parse(args) as { answer?: unknown }).answer;
+    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Runs one tool call for the engine: finds the tool, decodes and validates its arguments, runs it
+ * under its time limit, and always comes back with an observation. A bad call (unknown tool, tool not
+ * allowed here, broken JSON, wrong arguments) or a failing tool is an observation the model can act on,
+ * never an exception that ends the run.
+ */
+import { z } from 'zod';
+import { describeError } from '../errors.js';
+import type { Source, ToolContext, ToolDefinition } from './tool.js';
+import { normalizeToolName } from './text-parser.js';
+import type { ToolSchema } from './types.js';
+
+export interface Observation {
+  output: string;
+  isError: boolean;
+  durationMs: number;
+  truncated: boolean;
+  sources: Source[];
+}
+
+export interface ToolRunnerOptions {
+  tools: readonly ToolDefinition[];
+  timeoutMs: number;
+  maxOutputChars: number;
+  context: Omit<ToolContext, 'signal'>;
+  clock: () => number;
+}
+
+/** A call ready to run, or the error observation for a call that cannot. */
+export type PreparedCall = { tool: ToolDefinition; args: unknown } | { error: string };
+
+/** Arguments as the model sent them: a JSON string (native) or the text after `Action: tool:` (text). */
+export type RawArguments = { kind: 'json'; text: string } | { kind: 'text'; text: string };
+
+const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
+
+/** The JSON schema of a tool's parameters, computed once per tool. */
+export function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+/** A tool in the native protocol's `tools` array. */
+export function toolSchema(tool: ToolDefinition): ToolSchema {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
+}
+
+export class ToolRunner {
+  private readonly byName = new Map<string, ToolDefinition>();
+
+  constructor(private readonly options: ToolRunnerOptions) {
+    for (const tool of options.tools) {
+      for (const alias of tool.aliases ?? []) this.byName.set(normalizeToolName(alias), tool);
+    }
+    for (const tool of options.tools) this.byName.set(tool.name, tool);
+  }
+
+  /** The tool a model-written name refers to, by exact name or alias. */
+  find(name: string): ToolDefinition | undefined {
+    return this.byName.get(name) ?? this.byName.get(normalizeToolName(name));
+  }
+
+  /**
+   * Resolve a call before it runs: the tool it names and its validated arguments, or, for a bad call,
+   * the observation that explains what is valid. `allowed` is what this run may use right now.
+   */
+  prepare(name: string, raw: RawArguments, allowed: ReadonlySet<string>): PreparedCall {
+    const tool = this.find(name);
+    if (!tool) return { error: `Error: there is no tool named "${name}". ${this.availableNote(allowed)}` };
+    if (!allowed.has(tool.name)) {
+      return { error: `Error: the tool "${tool.name}" is not available here. ${this.availableNote(allowed)}` };
+    }
+    const decoded = decodeArguments(tool, raw);
+    return 'error' in decoded ? decoded : { tool, args: decoded.args };
+  }
+
+  /** Run a prepared call under its time limit. Rejects only when the run itself is aborted. */
+  async execute(call: PreparedCall, signal: AbortSignal): Promise<Observation> {
+    const started = this.options.clock();
+    const done = (output: string, isError: boolean, sources: Source[] = []): Observation => {
+      const { text, truncated } = this.cut(output);
+      return { output: text, isError, truncated, sources, durationMs: this.options.clock() - started };
+    };
+    if ('error' in call) return done(call.error, true);
+    try {
+      const result = await this.withTimeout(call.tool, call.args, signal);
+      return typeof result === 'string' ? done(result, false) : done(result.output, false, result.sources);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return done(`Error: ${describeError(error)}`, true);
+    }
+  }
+
+  /** An observation that was not produced by a tool (manual mode: typed by a person). */
+  injected(output: string): Observation {
+    const { text, truncated } = this.cut(output);
+    return { output: text, isError: false, truncated, sources: [], durationMs: 0 };
+  }
+
+  private async withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal) {
+    const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
+    const controller = new AbortController();
+    const onRunAbort = () => controller.abort(runSignal.reason);
+    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    // A tool that ignores its signal must not hold the run: the race settles when the signal aborts.
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`${tool.name} took longer than ${timeoutMs} ms and was stopped.`);
+        controller.abort(error);
+      }, timeoutMs);
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    stopped.catch(() => undefined); // settles after the race too (cleanup abort below); not an unhandled rejection
+    try {
+      return await Promise.race([tool.run(args, { ...this.options.context, signal: controller.signal }), stopped]);
+    } finally {
+      clearTimeout(timer);
+      runSignal.removeEventListener('abort', onRunAbort);
+      if (!controller.signal.aborted) controller.abort(new Error('tool finished'));
+    }
+  }
+
+  private cut(output: string): { text: string; truncated: boolean } {
+    const max = this.options.maxOutputChars;
+    if (output.length <= max) return { text: output, truncated: false };
+    return {
+      text: `${output.slice(0, max)}\n[output cut: showing the first ${max} of ${output.length} characters]`,
+      truncated: true,
+    };
+  }
+
+  private availableNote(allowed: ReadonlySet<string>): string {
+    const names = [...allowed];
+    return names.length ? `Tools you can use: ${names.join(', ')}.` : 'No tools are available here; answer directly.';
+  }
+}
+
+/** Decode and validate arguments; on failure, an observation that shows what a valid call looks like. */
+export function decodeArguments(tool: ToolDefinition, raw: RawArguments): { args: unknown } | { error: string } {
+  const text = raw.text.trim();
+  let value: unknown;
+  if (text === '') value = {};
+  else if (raw.kind === 'json' || (text.startsWith('{') && text.endsWith('}'))) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (raw.kind === 'json' || !tool.textParameter) {
+        return { error: `Error: the arguments for ${tool.name} are not valid JSON (${describeError(error)}). ${usage(tool)}` };
+      }
+      value = { [tool.textParameter]: text };
+    }
+  } else if (tool.textParameter) value = { [tool.textParameter]: text };
+  else value = text;
+
+  const parsed = tool.parameters.safeParse(value);
+  if (parsed.success) return { args: parsed.data };
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
+    .join('; ');
+  return { error: `Error: invalid arguments for ${tool.name}: ${problems}. ${usage(tool)}` };
+}
+
+function usage(tool: ToolDefinition): string {
+  return `Expected arguments matching this JSON schema: ${JSON.stringify(parametersSchema(tool))}`;
+}
