@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/errors.js';
+import { readFileSync } from 'node:fs';
+
+const load = (env: Record<string, string>, needDiscord = true) => loadConfig({ needDiscord, dotenvDir: false }, env);
+
+function problemsOf(env: Record<string, string>, needDiscord = true): string[] {
+  try {
+    load(env, needDiscord);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('names every missing variable at once, with where to get it', () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/OPENAI_API_KEY is missing.*API keys/);
+    expect(problems[1]).toMatch(/DISCORD_TOKEN is missing.*Developer Portal/);
+  });
+
+  it('reports every invalid value together and never prints a secret', () => {
+    const problems = problemsOf({
+      DISCORD_TOKEN: 'super-secret-token',
+      OPENAI_API_KEY: 'sk-secret',
+      AGENT_MAX_STEPS: 'many',
+      AGENT_PROTOCOL: 'smoke-signals',
+      OPENAI_BASE_URL: 'ftp://nope',
+      DISCORD_GUILD_ID: '12',
+      DISCORD_MESSAGE_CONTENT: 'maybe',
+      KEYV_URL: 'mongodb://x',
+    });
+    expect(problems).toHaveLength(6);
+    expect(problems.join('\n')).not.toMatch(/super-secret-token|sk-secret/);
+  });
+
+  it('needs no Discord token for the terminal runner, and no API key for a local server', () => {
+    const config = load({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, false);
+    expect(config.discord).toBeUndefined();
+    expect(config.model).toMatchObject({ baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'not-needed', model: 'gpt-4o-mini', maxRetries: 2 });
+  });
+
+  it('applies sensible defaults', () => {
+    const config = load({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k' });
+    expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000 });
+    expect(config.storage.keyvUrl).toBe('sqlite://data/threadwise.sqlite');
+    expect(config.tools.wikipediaApiUrl).toBe('https://en.wikipedia.org/w/api.php');
+    expect(config.discord?.messageContent).toBe(false);
+  });
+
+  it('documents every variable it reads in .env.example', () => {
+    const example = readFileSync('.env.example', 'utf8');
+    const source = readFileSync('src/config.ts', 'utf8');
+    const read = [...source.matchAll(/read\.\w+\('([A-Z_]+)'/g)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(15);
+    for (const name of read) expect(example).toContain(`${name}=`);
+  });
+});
