@@ -1,0 +1,52 @@
+/**
+ * Entry point of the calculator's worker thread. It builds the private mathjs instance once, then
+ * answers one message at a time. The host kills this thread when a call runs too long, eats too much
+ * memory or leaves the instance changed, so nothing here needs to defend against slowness itself.
+ */
+import { parentPort } from 'node:worker_threads';
+import { createCalculatorEngine } from './calculator-engine.js';
+
+/** What the host sends: a calculation, or a health check of the shared instance. */
+export type WorkerRequest = { id: number; kind: 'calculate'; expression: string } | { id: number; kind: 'health' };
+
+/** What the worker answers. `tainted` asks the host to replace this thread after the answer. */
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'reply'; id: number; ok: true; text: string; tainted: boolean }
+  | { type: 'reply'; id: number; ok: false; message: string; tainted: boolean };
+
+/**
+ * Defence in depth: if an expression ever found a way to a function's constructor, turning strings into
+ * code must still fail. Done after mathjs is built, which does not need it afterwards.
+ */
+function lockDownCodeGeneration(): void {
+  const refuse = function refuse(): never {
+    throw new EvalError('Code generation is disabled in the calculator.');
+  };
+  const samples = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const sample of samples) {
+    Object.defineProperty(Object.getPrototypeOf(sample), 'constructor', { value: refuse, writable: false, configurable: false });
+  }
+  Object.defineProperty(globalThis, 'eval', { value: refuse, writable: false, configurable: false });
+}
+
+const port = parentPort;
+if (!port) throw new Error('calculator-worker must run in a worker thread');
+
+const engine = createCalculatorEngine();
+lockDownCodeGeneration();
+
+port.on('message', (request: WorkerRequest) => {
+  if (request.kind === 'health') {
+    const problem = engine.integrityProblem();
+    const reply: WorkerReply = problem
+      ? { type: 'reply', id: request.id, ok: false, message: problem, tainted: true }
+      : { type: 'reply', id: request.id, ok: true, text: 'healthy', tainted: false };
+    port.postMessage(reply);
+    return;
+  }
+  const result = engine.calculate(request.expression);
+  const tainted = engine.integrityProblem() !== undefined;
+  port.postMessage({ type: 'reply', id: request.id, tainted, ...result } satisfies WorkerReply);
+});
+port.postMessage({ type: 'ready' } satisfies WorkerReply);

@@ -1,0 +1,113 @@
+/**
+ * HTML to readable plain text, for pages read by `read_url` and snippets from Wikipedia. A small
+ * single-pass scanner rather than a DOM: every skip is one `indexOf` forward, so hostile markup (a
+ * thousand unclosed `<script` tags) costs linear time, and nothing here ever runs the page's code.
+ */
+
+/** Elements whose content is never text a reader sees. */
+const SKIP_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'nav', 'aside', 'footer', 'select', 'button']);
+/** Elements that start a new line. */
+const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'ul', 'ol', 'table', 'tr', 'blockquote', 'pre', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br', 'li', 'address', 'details', 'summary']);
+
+const NAMED: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
+  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', reg: '®', trade: '™',
+  deg: '°', middot: '·', bull: '•', times: '×', divide: '÷', euro: '€', pound: '£', yen: '¥', cent: '¢',
+  sect: '§', para: '¶', shy: '', zwj: '', zwnj: '', thinsp: ' ', ensp: ' ', emsp: ' ', minus: '−',
+};
+
+/** Decode character references; unknown names are left as written. */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z]{2,8});/g, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '';
+    }
+    return NAMED[body] ?? NAMED[body.toLowerCase()] ?? whole;
+  });
+}
+
+/** Collapse runs of spaces within lines and runs of blank lines between them. */
+export function tidyWhitespace(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\r\f\v\u00a0]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Lower-case ASCII letters only, so every index in the copy matches the original. */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
+
+/** The page's title and its readable text, preferring `<main>` or `<article>` over the whole body. */
+export function htmlToText(html: string): { title?: string; text: string } {
+  const lower = asciiLower(html);
+  const titleStart = lower.indexOf('<title');
+  let title: string | undefined;
+  if (titleStart !== -1) {
+    const open = lower.indexOf('>', titleStart);
+    const close = open === -1 ? -1 : lower.indexOf('</title', open);
+    if (close !== -1) title = tidyWhitespace(decodeEntities(html.slice(open + 1, close)).replace(/\s+/g, ' ')) || undefined;
+  }
+  const region = mainRegion(lower);
+  return { title, text: tidyWhitespace(scan(html.slice(region.start, region.end), lower.slice(region.start, region.end))) };
+}
+
+function mainRegion(lower: string): { start: number; end: number } {
+  for (const tag of ['main', 'article', 'body']) {
+    const start = lower.search(new RegExp(`<${tag}[\\s>]`));
+    if (start === -1) continue;
+    const end = lower.lastIndexOf(`</${tag}`);
+    return { start, end: end > start ? end : lower.length };
+  }
+  return { start: 0, end: lower.length };
+}
+
+/** Markup to text. `lower` is `html` with ASCII letters lower-cased, for case-blind searching. */
+function scan(html: string, lower: string): string {
+  const out: string[] = [];
+  let i = 0;
+  while (i < html.length) {
+    const lt = html.indexOf('<', i);
+    if (lt === -1) {
+      out.push(decodeEntities(html.slice(i)));
+      break;
+    }
+    out.push(decodeEntities(html.slice(i, lt)));
+    if (lower.startsWith('<!--', lt)) {
+      const end = lower.indexOf('-->', lt + 4);
+      i = end === -1 ? html.length : end + 3;
+      continue;
+    }
+    const gt = html.indexOf('>', lt);
+    if (gt === -1) break;
+    const name = /^<\/?([a-z][a-z0-9-]*)/.exec(lower.slice(lt, Math.min(gt + 1, lt + 40)))?.[1];
+    i = gt + 1;
+    if (!name) continue; // <!doctype>, <?xml?>, or a stray "<" that was not a tag
+    const closing = lower[lt + 1] === '/';
+    if (!closing && (SKIP_CONTENT.has(name) || name === 'title' || name === 'head')) {
+      if (lower[gt - 1] === '/') continue; // self-closed, e.g. <svg/>
+      const end = lower.indexOf(`</${name}`, i);
+      i = end === -1 ? html.length : Math.max(i, lower.indexOf('>', end) + 1 || html.length);
+      continue;
+    }
+    if (name === 'li' && !closing) out.push('\n- ');
+    else if (name === 'td' || name === 'th') out.push(' ');
+    else if (BLOCK.has(name)) out.push(/^h[1-6]$/.test(name) || name === 'p' ? '\n\n' : '\n');
+  }
+  return out.join('');
+}
+
+/**
+ * `text` cut to at most `max` characters, at a sentence or line end when one is reasonably close, with
+ * `cut` telling whether anything was dropped.
+ */
+export function capText(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  const head = text.slice(0, max);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('.\n'), head.lastIndexOf('\n'));
+  return { text: end > max * 0.6 ? head.slice(0, end + 1).trimEnd() : `${head.trimEnd()}…`, cut: true };
+}
