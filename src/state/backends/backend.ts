@@ -1,0 +1,96 @@
+/**
+ * What a storage backend must provide. Keyv covers single records (get/set); it has no append and no
+ * compare-and-swap, and read-modify-write appends from two processes lose messages. So each backend also
+ * implements an append-only log per thread with the adapter's own atomic operation (a Redis list push,
+ * an INSERT of a fresh key in the Keyv SQL table), and conversations live in those logs.
+ */
+import type Keyv from 'keyv';
+import { StorageError, describeError } from '../../errors.js';
+
+export type BackendKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
+
+/** One raw entry of a log and the backend's handle on it. */
+export interface LogEntry {
+  ref: string;
+  raw: string;
+}
+
+export interface Backend {
+  readonly kind: BackendKind;
+  /** Where the data lives, safe to print (no password). */
+  readonly where: string;
+  /** Keyv over the same adapter, with `throwOnErrors`; keys are used exactly as given (no prefixing). */
+  readonly keyv: Keyv;
+  /**
+   * Add one entry at the end of `log`. Atomic; a concurrent appender, in this or another process, can
+   * never overwrite it. `ttlMs` is a hint: backends with native expiry restart the log's clock.
+   */
+  append(log: string, raw: string, ttlMs?: number): Promise<void>;
+  /** The log's entries, oldest first. */
+  read(log: string): Promise<LogEntry[]>;
+  /** Replace `entry` with `raw` only if it still holds `entry.raw`; false when it changed or vanished. */
+  replace(log: string, entry: LogEntry, raw: string): Promise<boolean>;
+  /** Remove the whole log, or only the entries up to and including `upTo`, so later appends survive. */
+  remove(log: string, upTo?: LogEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Failure bounds, so a dead or locked backend becomes an error instead of a hang. */
+export interface BackendTimeouts {
+  /** Connecting to a server (Redis, PostgreSQL). */
+  connectMs: number;
+  /** One command or query on a server. */
+  commandMs: number;
+  /** How long SQLite waits for another process's lock before giving up. */
+  busyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: BackendTimeouts = { connectMs: 5_000, commandMs: 10_000, busyMs: 3_000 };
+
+/** Options every backend opener receives. */
+export interface OpenOptions {
+  timeouts: BackendTimeouts;
+  /** Called when the backend reports trouble outside any call (a dropped connection). */
+  onBackgroundError: (message: string) => void;
+}
+
+/**
+ * Turn a backend failure into a StorageError that says what failed, where, and what to do. A timeout
+ * is worded as "may or may not have been applied", because the command may have reached the server.
+ */
+export function storageFailure(kind: BackendKind, where: string, action: string, error: unknown): StorageError {
+  if (error instanceof StorageError) return error;
+  const detail = describeError(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  let advice: string;
+  if (code === 'SQLITE_BUSY' || /SQLITE_BUSY|database is locked/i.test(detail)) {
+    advice = 'The SQLite file is locked by another process. Nothing was written; try again, or stop the other process.';
+  } else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|client is closed|not connected|failed to connect/i.test(detail)) {
+    advice = `Cannot reach the ${kind} server. Nothing was written; check that it runs and that KEYV_URL is right.`;
+  } else if (/timeout|timed out/i.test(detail)) {
+    advice = `The ${kind} server did not answer in time; a write may or may not have been applied.`;
+  } else {
+    advice = 'The call did not complete; see the cause above.';
+  }
+  return new StorageError(`Storage ${action} failed on ${kind} (${where}): ${detail}. ${advice}`, { cause: error });
+}
+
+/** Run one backend call, converting any failure with `storageFailure`. */
+export async function guarded<T>(kind: BackendKind, where: string, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw storageFailure(kind, where, action, error);
+  }
+}
+
+/** A URL with its password replaced, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}

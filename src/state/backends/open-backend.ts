@@ -1,0 +1,39 @@
+/**
+ * Choose and open a backend from KEYV_URL: `sqlite://relative/or/absolute/path`, `redis://` or
+ * `rediss://`, `postgres://` or `postgresql://`, and `memory:` for tests and the terminal runner.
+ */
+import path from 'node:path';
+import { StorageError } from '../../errors.js';
+import type { Backend, OpenOptions } from './backend.js';
+import { openMemoryBackend } from './memory-backend.js';
+import { openPostgresBackend, openSqliteBackend } from './sql-backend.js';
+import { openRedisBackend } from './redis-backend.js';
+
+/** Open the backend `url` names; a relative SQLite path is taken from `baseDir`. */
+export async function openBackend(url: string, baseDir: string, options: OpenOptions): Promise<Backend> {
+  const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
+  switch (scheme) {
+    case 'memory':
+      return openMemoryBackend();
+    case 'sqlite':
+      return openSqliteBackend(sqliteFile(url, baseDir), options);
+    case 'redis':
+    case 'rediss':
+      return openRedisBackend(url, options);
+    case 'postgres':
+    case 'postgresql':
+      return openPostgresBackend(url, options);
+    default:
+      throw new StorageError(
+        `KEYV_URL "${url}" names no known storage. Use sqlite://data/threadwise.sqlite, redis://host:6379, postgres://user@host/db or memory:.`,
+      );
+  }
+}
+
+/** `sqlite://data/x.sqlite` is relative to `baseDir`; `sqlite:///var/lib/x.sqlite` is absolute. */
+export function sqliteFile(url: string, baseDir: string): string {
+  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  if (!file) throw new StorageError(`KEYV_URL "${url}" has no SQLite file path, e.g. sqlite://data/threadwise.sqlite.`);
+  if (file === ':memory:') return file;
+  return path.resolve(baseDir, file);
+}

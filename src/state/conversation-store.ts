@@ -1,0 +1,134 @@
+/**
+ * Thread memory over a backend log: each append is one log entry (a batch of messages), a load reads
+ * the entries back in order. Bad entries are copied to a quarantine key, replaced by a marker and
+ * reported; entries from a newer format are skipped untouched. Nothing here rewrites history.
+ */
+import type { Usage } from '../agent/types.js';
+import { StorageError } from '../errors.js';
+import type { Backend, LogEntry } from './backends/backend.js';
+import { KeyedSerializer } from './keyed-serializer.js';
+import { RECORD_VERSION, StoredMessageSchema, decodeEntry, encodeBatch, encodeTombstone, type Migrations } from './records.js';
+import type { Conversation, ConversationStore, NewMessage, StorageLogger, StoredMessage } from './types.js';
+
+export interface ConversationStoreOptions {
+  backend: Backend;
+  /** Key prefix, e.g. "threadwise". */
+  namespace: string;
+  /** Forget a conversation idle for longer than this. */
+  ttlMs?: number;
+  now: () => Date;
+  logger: StorageLogger;
+  migrations?: Migrations;
+}
+
+/** Thread ids become part of keys; Discord's are digits, and nothing may contain the separator. */
+const ID_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/** Check an id before it becomes part of a storage key. */
+export function checkId(kind: string, id: string): string {
+  if (!ID_PATTERN.test(id)) throw new StorageError(`Invalid ${kind} id "${id}": use letters, digits, "_", "." or "-".`);
+  return id;
+}
+
+/** Build the conversation store for a backend. */
+export function createConversationStore(options: ConversationStoreOptions): ConversationStore {
+  const { backend, namespace, ttlMs, now, logger, migrations } = options;
+  const serial = new KeyedSerializer();
+  const logKey = (threadId: string) => `${namespace}:conv:${checkId('thread', threadId)}`;
+
+  async function quarantine(threadId: string, entry: LogEntry, reason: string): Promise<void> {
+    const key = `${namespace}:quarantine:conv:${threadId}:${now().getTime()}:${entry.ref.split(':').pop()}`;
+    try {
+      await backend.keyv.set(key, { threadId, reason, raw: entry.raw, at: now().getTime() });
+      await backend.replace(logKey(threadId), entry, encodeTombstone(key));
+      logger({
+        level: 'warn',
+        code: 'corrupt-record',
+        threadId,
+        quarantineKey: key,
+        message: `A stored message batch of thread ${threadId} could not be read (${reason}); it was set aside under ${key} and left out of the conversation.`,
+      });
+    } catch (error) {
+      // The entry stays in the log and is reported again next time; the readable part still loads.
+      logger({
+        level: 'error',
+        code: 'corrupt-record',
+        threadId,
+        message: `A stored message batch of thread ${threadId} could not be read (${reason}) and could not be set aside: ${(error as Error).message}`,
+      });
+    }
+  }
+
+  async function load(threadId: string): Promise<Conversation> {
+    const key = logKey(threadId);
+    const entries = await backend.read(key);
+    const conversation: Conversation = { threadId, messages: [], usage: emptyUsage(), version: RECORD_VERSION };
+    for (const entry of entries) {
+      const decoded = decodeEntry(entry.raw, migrations);
+      if (decoded.kind === 'tombstone') continue;
+      if (decoded.kind === 'corrupt') {
+        await quarantine(threadId, entry, decoded.reason);
+        continue;
+      }
+      if (decoded.kind === 'newer') {
+        logger({
+          level: 'warn',
+          code: 'newer-record',
+          threadId,
+          message: `Thread ${threadId} has a batch in record version ${decoded.version}, newer than this version (${RECORD_VERSION}); it was skipped and left as is.`,
+        });
+        continue;
+      }
+      const { batch } = decoded;
+      if (decoded.migratedFrom !== undefined) {
+        logger({ level: 'info', code: 'migrated-record', threadId, message: `Read a version ${decoded.migratedFrom} batch of thread ${threadId}.` });
+      }
+      conversation.messages.push(...batch.messages);
+      conversation.createdAt ??= batch.at;
+      conversation.updatedAt = batch.at;
+      if (batch.usage) addUsage(conversation.usage, batch.usage);
+    }
+    const last = entries.at(-1);
+    if (ttlMs && last && conversation.updatedAt !== undefined && now().getTime() - conversation.updatedAt > ttlMs) {
+      // Only the entries read are removed, so a message another process appends meanwhile survives.
+      await backend.remove(key, last);
+      logger({ level: 'info', code: 'conversation-expired', threadId, message: `Thread ${threadId} was idle longer than the conversation TTL; its history was forgotten.` });
+      return { threadId, messages: [], usage: emptyUsage(), version: RECORD_VERSION };
+    }
+    return conversation;
+  }
+
+  return {
+    load: (threadId) => serial.run(threadId, () => load(threadId)),
+    append(threadId, messages, usage) {
+      const key = logKey(threadId);
+      if (messages.length === 0) return Promise.resolve();
+      const at = now().getTime();
+      const stored = messages.map((m) => validMessage({ ...m, at: m.at ?? at }));
+      const raw = encodeBatch({ v: RECORD_VERSION, at, messages: stored, ...(usage ? { usage: { ...usage } } : {}) });
+      return serial.run(threadId, () => backend.append(key, raw, ttlMs));
+    },
+    reset(threadId) {
+      const key = logKey(threadId);
+      return serial.run(threadId, () => backend.remove(key));
+    },
+  };
+}
+
+function validMessage(message: NewMessage): StoredMessage {
+  const parsed = StoredMessageSchema.safeParse(message);
+  if (!parsed.success) {
+    throw new StorageError(`Refusing to store a malformed ${message.role ?? ''} message: ${parsed.error.issues[0]?.message ?? 'invalid'}. Nothing was written.`);
+  }
+  return parsed.data as StoredMessage;
+}
+
+function emptyUsage(): Usage {
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+}
+
+function addUsage(total: Usage, more: Usage): void {
+  total.promptTokens += more.promptTokens;
+  total.completionTokens += more.completionTokens;
+  total.totalTokens += more.totalTokens;
+}

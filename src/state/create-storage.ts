@@ -1,0 +1,67 @@
+/**
+ * The one entry point: open the backend KEYV_URL names and build the stores over it. Opening checks the
+ * backend for real (connects, creates the table, pings), so a wrong URL or a dead server stops start-up
+ * with a clear StorageError instead of failing on the first message.
+ */
+import type { StorageConfig } from '../config.js';
+import { DEFAULT_TIMEOUTS, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { openBackend } from './backends/open-backend.js';
+import { createConversationStore } from './conversation-store.js';
+import { createGuildSettingsStore } from './guild-settings-store.js';
+import type { Migrations } from './records.js';
+import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
+import { StorageError } from '../errors.js';
+
+export interface StorageDeps {
+  now?: () => Date;
+  /** Where reports of bad records, expiries and dropped connections go. Default: console.warn. */
+  logger?: StorageLogger;
+  /** Prefix of every key; tests use a unique one per run. Default "threadwise". */
+  namespace?: string;
+  /** A relative SQLite path is taken from here. Default: the working directory (the project root under npm). */
+  baseDir?: string;
+  timeouts?: Partial<BackendTimeouts>;
+  /** Record migrations (tests inject some; the built-in table is empty). */
+  migrations?: Migrations;
+}
+
+/** Everything the bot keeps between messages. */
+export interface Storage {
+  readonly kind: BackendKind;
+  /** Where the data lives, safe to print. */
+  readonly where: string;
+  readonly conversations: ConversationStore;
+  readonly guildSettings: GuildSettingsStore;
+  close(): Promise<void>;
+}
+
+const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Open storage as configured. Throws StorageError when the backend cannot be used. */
+export async function createStorage(config: StorageConfig, deps: StorageDeps = {}): Promise<Storage> {
+  const namespace = deps.namespace ?? 'threadwise';
+  if (!NAMESPACE_PATTERN.test(namespace)) throw new StorageError(`Invalid storage namespace "${namespace}".`);
+  const now = deps.now ?? (() => new Date());
+  const logger = deps.logger ?? defaultLogger;
+  const backend = await openBackend(config.keyvUrl, deps.baseDir ?? process.cwd(), {
+    timeouts: { ...DEFAULT_TIMEOUTS, ...deps.timeouts },
+    onBackgroundError: (message) => logger({ level: 'error', code: 'backend-error', message }),
+  });
+  const ttlMs = config.conversationTtlDays ? config.conversationTtlDays * 86_400_000 : undefined;
+  let closed = false;
+  return {
+    kind: backend.kind,
+    where: backend.where,
+    conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
+    guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await backend.close();
+    },
+  };
+}
+
+function defaultLogger(event: StorageEvent): void {
+  if (event.level !== 'info') console.warn(`[storage] ${event.message}`);
+}

@@ -1,0 +1,48 @@
+/**
+ * The shape of a guild's settings record. Every field has an empty default so a guild nobody has
+ * configured behaves like a fresh one, and objects are loose so later issues can add fields (and
+ * records written by a newer version keep theirs) without a migration.
+ */
+import { z } from 'zod';
+
+/** Bump with a migration in `GUILD_SETTINGS_MIGRATIONS` when a field changes meaning. */
+export const GUILD_SETTINGS_VERSION = 1;
+
+/** Allow or deny one tool, for the whole guild or narrowed to a channel and/or a role. */
+export const ToolRuleSchema = z.looseObject({
+  tool: z.string().min(1),
+  allow: z.boolean(),
+  channelId: z.string().optional(),
+  roleId: z.string().optional(),
+});
+
+/** One moderator action, newest last. */
+export const AuditEntrySchema = z.looseObject({
+  at: z.number(),
+  actorId: z.string(),
+  action: z.string(),
+  detail: z.string().optional(),
+});
+
+export const GuildSettingsSchema = z.looseObject({
+  v: z.number().int().default(GUILD_SETTINGS_VERSION),
+  toolRules: z.array(ToolRuleSchema).default([]),
+  /** Channel id → how much of each run the bot shows there; the Discord layer names the levels. */
+  displayLevels: z.record(z.string(), z.string()).default({}),
+  /** Overrides AGENT_MAX_STEPS for this guild. */
+  stepLimit: z.number().int().min(1).max(50).optional(),
+  auditLog: z.array(AuditEntrySchema).default([]),
+  updatedAt: z.number().optional(),
+});
+
+export type ToolRule = z.infer<typeof ToolRuleSchema>;
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export type GuildSettings = z.infer<typeof GuildSettingsSchema>;
+
+/** The audit log is kept to its newest entries so the record stays small. */
+export const AUDIT_LOG_LIMIT = 500;
+
+/** Settings of a guild nobody has configured. */
+export function defaultGuildSettings(): GuildSettings {
+  return GuildSettingsSchema.parse({});
+}

@@ -1,0 +1,105 @@
+/**
+ * The vocabulary of thread memory: what a stored message is, what a loaded conversation holds, and the
+ * small interfaces the Discord layer and the engine program against.
+ */
+import type { ChatMessage, Usage } from '../agent/types.js';
+import type { GuildSettings } from './guild-settings-schema.js';
+
+/** Who wrote a message in a Discord thread, so the model can tell team members apart. */
+export interface Author {
+  id: string;
+  name: string;
+}
+
+/** Metadata kept beside each message; never sent to the model as is (see `toModelMessages`). */
+export interface MessageMeta {
+  author?: Author;
+  /** Epoch milliseconds when the message was stored. */
+  at: number;
+}
+
+/** A chat message as stored: the OpenAI wire shape plus who and when. */
+export type StoredMessage = ChatMessage & MessageMeta;
+
+/** What `append` accepts: `at` may be left out and is then the time of the append. */
+export type NewMessage = ChatMessage & Partial<MessageMeta>;
+
+/** A thread's remembered conversation. Empty threads have no times. */
+export interface Conversation {
+  threadId: string;
+  /** Oldest first, as appended. */
+  messages: StoredMessage[];
+  createdAt?: number;
+  updatedAt?: number;
+  /** Model usage summed over every append that reported it. */
+  usage: Usage;
+  /** Record format version the messages are in after any migration. */
+  version: number;
+}
+
+/** Per-thread memory. Every method throws StorageError when the backend fails; none returns a guess. */
+export interface ConversationStore {
+  load(threadId: string): Promise<Conversation>;
+  /**
+   * Append one batch (for example a run's assistant tool calls with their tool results) atomically:
+   * a later load sees all of it or none of it, and no concurrent append can overwrite it.
+   */
+  append(threadId: string, messages: readonly NewMessage[], usage?: Usage): Promise<void>;
+  /** Forget the thread. */
+  reset(threadId: string): Promise<void>;
+}
+
+/** Per-guild settings, one versioned record per guild. */
+export interface GuildSettingsStore {
+  get(guildId: string): Promise<GuildSettings>;
+  /** Read, change and save under a per-guild lock; `change` gets a copy and returns the new settings. */
+  update(guildId: string, change: (current: GuildSettings) => GuildSettings | Promise<GuildSettings>): Promise<GuildSettings>;
+}
+
+/** Something the storage layer wants an operator to know: bad records, migrations, expiries, reconnects. */
+export interface StorageEvent {
+  level: 'info' | 'warn' | 'error';
+  code:
+    | 'corrupt-record'
+    | 'newer-record'
+    | 'migrated-record'
+    | 'conversation-expired'
+    | 'backend-error';
+  message: string;
+  threadId?: string;
+  guildId?: string;
+  /** Where a bad record was copied to. */
+  quarantineKey?: string;
+}
+
+export type StorageLogger = (event: StorageEvent) => void;
+
+/** Strip storage metadata for the model; a user's display name becomes the OpenAI `name` field. */
+export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage[] {
+  return messages.map((m): ChatMessage => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.content };
+      case 'user': {
+        const name = m.name ?? (m.author ? speakerName(m.author) : undefined);
+        return name ? { role: 'user', content: m.content, name } : { role: 'user', content: m.content };
+      }
+      case 'assistant':
+        return m.tool_calls?.length
+          ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }
+          : { role: 'assistant', content: m.content };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.tool_call_id, content: m.content };
+    }
+  });
+}
+
+/** OpenAI accepts only `^[a-zA-Z0-9_-]{1,64}$` as a name; display names are freer than that. */
+export function speakerName(author: Author): string {
+  const cleaned = author.name
+    .normalize('NFKD')
+    .replace(/[^a-zA-Z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+  return cleaned || `user_${author.id}`.slice(0, 64);
+}
