@@ -1,0 +1,78 @@
+/**
+ * Discord's error responses: HTTP status plus the JSON body `{ message, code }` (and `errors` for
+ * invalid form bodies), which discord.js turns into a DiscordAPIError with the same code.
+ */
+type Json = Record<string, unknown>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly errors?: Json,
+    readonly headers: Record<string, string> = {},
+    readonly extra: Json = {},
+  ) {
+    super(message);
+  }
+
+  body(): Json {
+    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+  }
+}
+
+export const errors = {
+  unauthorized: () => new ApiError(401, 0, '401: Unauthorized'),
+  notFound: () => new ApiError(404, 0, '404: Not Found'),
+  unknownChannel: () => new ApiError(404, 10003, 'Unknown Channel'),
+  unknownGuild: () => new ApiError(404, 10004, 'Unknown Guild'),
+  unknownMember: () => new ApiError(404, 10007, 'Unknown Member'),
+  unknownMessage: () => new ApiError(404, 10008, 'Unknown Message'),
+  unknownUser: () => new ApiError(404, 10013, 'Unknown User'),
+  unknownWebhook: () => new ApiError(404, 10015, 'Unknown Webhook'),
+  unknownInteraction: () => new ApiError(404, 10062, 'Unknown interaction'),
+  unknownCommand: () => new ApiError(404, 10063, 'Unknown application command'),
+  requestTooLarge: () => new ApiError(413, 40005, 'Request entity too large'),
+  alreadyAcknowledged: () => new ApiError(400, 40060, 'Interaction has already been acknowledged.'),
+  missingAccess: () => new ApiError(403, 50001, 'Missing Access'),
+  cannotEditOthers: () => new ApiError(403, 50005, 'Cannot edit a message authored by another user'),
+  emptyMessage: () => new ApiError(400, 50006, 'Cannot send an empty message'),
+  missingPermissions: () => new ApiError(403, 50013, 'Missing Permissions'),
+  wrongChannelType: () => new ApiError(400, 50024, 'Cannot execute action on this channel type'),
+  invalidWebhookToken: () => new ApiError(401, 50027, 'Invalid Webhook Token'),
+  archivedThread: () => new ApiError(400, 50083, 'Thread is archived'),
+  invalidJson: () => new ApiError(400, 50109, 'The request body contains invalid JSON.'),
+  threadAlreadyCreated: () => new ApiError(400, 160004, 'A thread has already been created for this message'),
+  threadLocked: () => new ApiError(403, 160005, 'Thread is locked'),
+  rateLimited: (retryAfterS: number) =>
+    new ApiError(429, 20028, 'You are being rate limited.', undefined, {
+      'retry-after': String(Math.ceil(retryAfterS)),
+      'x-ratelimit-scope': 'shared',
+    }, { retry_after: retryAfterS, global: false }),
+};
+
+/** Collects field errors in Discord's nested `{ field: { _errors: [...] } }` shape → 400 code 50035. */
+export class FormErrors {
+  readonly #tree: Json = {};
+  #count = 0;
+
+  add(path: Array<string | number>, code: string, message: string): void {
+    let node = this.#tree;
+    for (const key of path) {
+      const k = String(key);
+      node[k] ??= {};
+      node = node[k] as Json;
+    }
+    const list = (node._errors ??= []) as Json[];
+    list.push({ code, message });
+    this.#count += 1;
+  }
+
+  get empty(): boolean {
+    return this.#count === 0;
+  }
+
+  throwIfAny(): void {
+    if (!this.empty) throw new ApiError(400, 50035, 'Invalid Form Body', this.#tree);
+  }
+}

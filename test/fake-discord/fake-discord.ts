@@ -1,0 +1,418 @@
+/**
+ * A local fake of Discord's REST API v10 and gateway v10 on 127.0.0.1 (random port), faithful enough
+ * that the real discord.js client logs in against it. Tests build the world, act as users, and
+ * assert on what the bot did through the recorded state. See README.md in this folder.
+ */
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { FakeCore } from './core.js';
+import type { WaitOptions } from './events.js';
+import { Gateway, type GatewaySession, Intent, shardOf } from './gateway.js';
+import { RestRouter } from './http.js';
+import { bits, type PermissionInput } from './permissions.js';
+import type {
+  CallbackRecord, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, RateLimitHit, RestCall,
+} from './records.js';
+import { channelRoutes } from './routes/channels.js';
+import { interactionRoutes } from './routes/interactions.js';
+import { messageRoutes } from './routes/messages.js';
+import { metaRoutes } from './routes/meta.js';
+import { guildCreateJSON, memberJSON, userJSON } from './serialize.js';
+import { SnowflakeCounter } from './snowflake.js';
+import {
+  type AutocompleteInput, type ComponentInput, dispatchInteraction, normalizeOptions, resolvedFor,
+  type SlashCommandInput, userMessage, type UserMessageInput,
+} from './user-actions.js';
+import { FakeWorld } from './world.js';
+import { WorldAdmin } from './world-admin.js';
+
+export interface FakeDiscordOptions {
+  /** The bot token the fake accepts (REST `Authorization: Bot …` and gateway IDENTIFY). */
+  token?: string;
+  botUsername?: string;
+  /** Defaults to the bot user's id, as for every modern Discord application. */
+  applicationId?: string;
+  /** Reported in READY and GET /applications/@me. */
+  applicationFlags?: number;
+  /** Interactions not acknowledged within this many ms expire (callback → 404, code 10062). Default 3000. */
+  ackDeadlineMs?: number;
+  /** Interaction webhook tokens stop working after this many ms (401, code 50027). Default 15 minutes. */
+  tokenLifetimeMs?: number;
+  /** HELLO heartbeat interval. Default 41250 like Discord. */
+  heartbeatIntervalMs?: number;
+  /** Shard count recommended by GET /gateway/bot. Default 1. */
+  shards?: number;
+  /** Privileged intents enabled for the app in the developer portal; requesting a disabled one closes the gateway with 4014. All enabled by default. */
+  privilegedIntents?: { guildMembers?: boolean; presences?: boolean; messageContent?: boolean };
+  /** Per-channel message rate limit model: `record` notes bursts, `enforce` answers 429. Default record, 5 per 5000 ms. */
+  rateLimit?: { mode?: 'off' | 'record' | 'enforce'; limit?: number; windowMs?: number };
+  /** Send MESSAGE_CREATE/UPDATE for the bot's own messages, as Discord does. Default true. */
+  echoBotMessages?: boolean;
+  /** Guild-level permissions of the bot's managed role in guilds the fake creates. */
+  botPermissions?: PermissionInput;
+  everyonePermissions?: PermissionInput;
+  /** Create the default guild, channels and users. Default true. */
+  defaultWorld?: boolean;
+  attachmentSizeLimit?: number;
+  /** Where unknown routes and internal errors are reported. Default console.warn. */
+  log?: (line: string) => void;
+  /** Timestamp encoded in the first snowflake. */
+  idBaseTime?: number;
+}
+
+/** Ids of the default world (present unless `defaultWorld: false`). */
+export interface FakeDefaults {
+  guildId: string;
+  everyoneRoleId: string;
+  botRoleId: string;
+  categoryId: string;
+  /** #general */
+  channelId: string;
+  /** #random */
+  otherChannelId: string;
+  ownerId: string;
+  /** alice */
+  userId: string;
+  /** bob */
+  otherUserId: string;
+}
+
+export class FakeDiscord extends WorldAdmin {
+  readonly token: string;
+  readonly botId: string;
+  readonly applicationId: string;
+  readonly defaults: FakeDefaults;
+  #server: Server | null = null;
+  #wss: WebSocketServer | null = null;
+  #port = 0;
+  readonly #shards: number;
+
+  constructor(options: FakeDiscordOptions = {}) {
+    const ids = new SnowflakeCounter(options.idBaseTime);
+    const botId = ids.next();
+    const world = new FakeWorld(ids, botId);
+    world.addUser({ id: botId, username: options.botUsername ?? 'threadwise', bot: true });
+    const privileged = { guildMembers: true, presences: true, messageContent: true, ...options.privilegedIntents };
+    const core = new FakeCore(world, {
+      token: options.token ?? `${Buffer.from(botId).toString('base64').replace(/=+$/, '')}.fake.discord-bot-token`,
+      applicationId: options.applicationId ?? botId,
+      applicationFlags: options.applicationFlags ?? (privileged.messageContent ? 1 << 19 : 0),
+      ackDeadlineMs: options.ackDeadlineMs ?? 3000,
+      tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
+      rateLimit: { mode: 'record', limit: 5, windowMs: 5000, ...options.rateLimit },
+      echoBotMessages: options.echoBotMessages ?? true,
+      messageContentEnabled: privileged.messageContent,
+      attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
+      log: options.log ?? ((line) => console.warn(line)),
+    });
+    super(core, {
+      botPermissions: options.botPermissions === undefined ? undefined : bits(options.botPermissions),
+      everyonePermissions: options.everyonePermissions === undefined ? undefined : bits(options.everyonePermissions),
+    });
+    this.token = core.settings.token;
+    this.botId = botId;
+    this.applicationId = core.settings.applicationId;
+    this.#shards = options.shards ?? 1;
+    this.#privileged = privileged;
+    this.#heartbeat = options.heartbeatIntervalMs ?? 41_250;
+    this.defaults = options.defaultWorld === false ? emptyDefaults() : this.createDefaultWorld();
+  }
+
+  readonly #privileged: { guildMembers: boolean; presences: boolean; messageContent: boolean };
+  readonly #heartbeat: number;
+
+  /** Creates a fake and starts listening. */
+  static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options);
+    await fake.listen();
+    return fake;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  /** The REST base to give discord.js as `rest.api` (it appends `/v10`). */
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.#port}/api`;
+  }
+
+  get gatewayUrl(): string {
+    return `ws://127.0.0.1:${this.#port}`;
+  }
+
+  /** Spread into `new Client({...})`: points the REST client (and thus gateway discovery) here. */
+  clientOptions(): { rest: { api: string } } {
+    return { rest: { api: this.apiUrl } };
+  }
+
+  async listen(): Promise<void> {
+    if (this.#server) return;
+    const core = this.core;
+    const server = http.createServer((req, res) => void this.#onRequest(req, res));
+    const wss = new WebSocketServer({ server });
+    core.gateway = new Gateway(wss, {
+      token: () => core.settings.token,
+      heartbeatIntervalMs: this.#heartbeat,
+      privileged: this.#privileged,
+      onIdentified: (s) => this.#onIdentified(s),
+      onResumed: (s) => core.emit({ kind: 'gateway', action: 'resume', sessionId: s.id }),
+      onClosed: (s, code) => core.emit({ kind: 'gateway', action: 'close', sessionId: s.id, detail: { code } }),
+      onRequestMembers: (s, d) => this.#sendMembers(s, d),
+      log: core.settings.log,
+    });
+    this.#router = new RestRouter([
+      ...metaRoutes(core, { gatewayUrl: () => this.gatewayUrl, shards: this.#shards }),
+      ...interactionRoutes(core), ...messageRoutes(core), ...channelRoutes(core),
+    ], { token: () => core.settings.token, onCall: (call) => core.recordRest(call), log: core.settings.log });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.#server = server;
+    this.#wss = wss;
+    this.#port = (server.address() as AddressInfo).port;
+    core.baseUrl = `http://127.0.0.1:${this.#port}`;
+  }
+
+  #router: RestRouter | null = null;
+
+  /** Closes every socket and the server; pending `waitFor`s are dropped. Destroy the client first. */
+  async close(): Promise<void> {
+    const core = this.core;
+    for (const timer of core.timers) clearTimeout(timer);
+    core.timers.clear();
+    core.events.close();
+    core.gateway?.close();
+    const server = this.#server;
+    const wss = this.#wss;
+    this.#server = null;
+    this.#wss = null;
+    if (wss) await new Promise<void>((resolve) => wss.close(() => resolve()));
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }
+
+  // ---- acting as users -------------------------------------------------------------------------
+
+  /** A user runs a chat-input slash command; returns the interaction record (id, token, callbacks…). */
+  sendSlashCommand(input: SlashCommandInput): FakeInteraction {
+    const channel = this.core.channel(input.channelId ?? this.defaults.channelId);
+    const options = normalizeOptions(input.options);
+    const command = this.#commandFor(input.name, channel.guildId);
+    const resolved = resolvedFor(this.core, channel.guildId, options);
+    return dispatchInteraction(this.core, {
+      type: 2, commandName: input.name, customId: null, options, messageId: null,
+      data: {
+        id: command?.id ?? this.core.world.nextId(), name: input.name, type: 1, options,
+        ...(command?.guildId ? { guild_id: command.guildId } : {}), ...(resolved ? { resolved } : {}),
+      },
+    }, this.#base(input));
+  }
+
+  /** A user types in an autocomplete option. */
+  sendAutocomplete(input: AutocompleteInput): FakeInteraction {
+    const channel = this.core.channel(input.channelId ?? this.defaults.channelId);
+    const options = normalizeOptions(input.options, input.focused);
+    const command = this.#commandFor(input.name, channel.guildId);
+    return dispatchInteraction(this.core, {
+      type: 4, commandName: input.name, customId: null, options, messageId: null,
+      data: { id: command?.id ?? this.core.world.nextId(), name: input.name, type: 1, options },
+    }, this.#base(input));
+  }
+
+  /** A user clicks a button (or picks from a select menu with `values`) on a message. */
+  clickButton(input: ComponentInput): FakeInteraction {
+    const message = this.core.world.messages.get(input.messageId);
+    if (!message) throw new Error(`fake-discord: no message ${input.messageId}`);
+    const componentType = input.componentType ?? (input.values ? 3 : 2);
+    return dispatchInteraction(this.core, {
+      type: 3, commandName: null, customId: input.customId, options: [], messageId: message.id,
+      data: { custom_id: input.customId, component_type: componentType, ...(input.values ? { values: input.values } : {}) },
+    }, this.#base({ ...input, channelId: input.channelId ?? message.channelId }));
+  }
+
+  /** A user posts a message; the bot gets MESSAGE_CREATE (content hidden without the Message Content intent unless it is mentioned). */
+  sendMessage(input: UserMessageInput): FakeMessage {
+    return userMessage(this.core, {
+      ...input, channelId: input.channelId ?? this.defaults.channelId, userId: input.userId ?? this.defaults.userId,
+    });
+  }
+
+  /** Sends any dispatch event to the bot (escape hatch for events the fake does not model). */
+  dispatch(t: string, d: unknown, scope: { guildId?: string; intent?: number } = {}): number {
+    return this.core.gateway?.dispatch(t, d, scope) ?? 0;
+  }
+
+  // ---- reading what happened ----------------------------------------------------------------------
+
+  /** Messages in a channel or thread, oldest first; deleted ones only when asked. */
+  messagesIn(channelId: string, options: { includeDeleted?: boolean } = {}): FakeMessage[] {
+    return this.core.world.messagesIn(channelId).filter((m) => options.includeDeleted || !m.deleted);
+  }
+
+  /** Messages the bot authored, optionally in one channel. */
+  botMessages(channelId?: string): FakeMessage[] {
+    const all = channelId ? this.messagesIn(channelId) : [...this.core.world.messages.values()].filter((m) => !m.deleted);
+    return all.filter((m) => m.authorId === this.botId);
+  }
+
+  message(id: string): FakeMessage | undefined {
+    return this.core.world.messages.get(id);
+  }
+
+  channel(id: string): FakeChannel | undefined {
+    return this.core.world.channels.get(id);
+  }
+
+  threadsIn(parentId: string): FakeChannel[] {
+    return [...this.core.world.channels.values()].filter((c) => c.thread && c.parentId === parentId);
+  }
+
+  interaction(id: string): FakeInteraction | undefined {
+    return this.core.interactions.get(id);
+  }
+
+  get interactions(): FakeInteraction[] {
+    return [...this.core.interactions.values()];
+  }
+
+  get restCalls(): readonly RestCall[] {
+    return this.core.restCalls;
+  }
+
+  /** REST calls per `METHOD /route/:template`, e.g. `{ 'POST /channels/:channelId/messages': 3 }`. */
+  restCallCounts(): Record<string, number> {
+    return Object.fromEntries(this.core.restCounts);
+  }
+
+  /** Number of REST calls, optionally only those matching a filter. */
+  restCallTotal(filter: (call: RestCall) => boolean = () => true): number {
+    return this.core.restCalls.filter(filter).length;
+  }
+
+  resetRestCalls(): void {
+    this.core.restCalls.length = 0;
+    this.core.restCounts.clear();
+  }
+
+  /** Calls to routes the fake does not know (each also logged). */
+  get unknownRoutes(): RestCall[] {
+    return this.core.restCalls.filter((c) => c.route === 'UNKNOWN');
+  }
+
+  get rateLimitHits(): readonly RateLimitHit[] {
+    return this.core.rateLimitHits;
+  }
+
+  /** Registered application commands; `null` for global ones, a guild id for that guild's. */
+  commands(guildId: string | null = null): FakeCommand[] {
+    return [...this.core.commands.values()].filter((c) => c.guildId === guildId);
+  }
+
+  /** IDENTIFY payloads the gateway received, in order (intents, shard, properties…). */
+  get identifies(): Array<Record<string, unknown>> {
+    return [...(this.core.gateway?.sessions.values() ?? [])].map((s) => s.identify);
+  }
+
+  get events(): readonly FakeEvent[] {
+    return this.core.events.events;
+  }
+
+  /** A position in the event log, for `{ since }` in the wait helpers. */
+  mark(): number {
+    return this.core.events.mark();
+  }
+
+  dump(): string {
+    return this.core.dump();
+  }
+
+  // ---- waiting ---------------------------------------------------------------------------------
+
+  /** Resolves with the first event (from `since`, default the whole history) matching; rejects with a dump on timeout. */
+  waitFor(predicate: (event: FakeEvent) => boolean, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeEvent> {
+    return this.core.events.waitFor(predicate, timeoutMs, options);
+  }
+
+  /** A created or edited message (current state) matching the predicate. */
+  async waitForMessage(predicate: (m: FakeMessage) => boolean, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeMessage> {
+    const e = await this.waitFor((x) => x.kind === 'message' && x.action !== 'delete' && !x.message.deleted && predicate(x.message), timeoutMs, options);
+    return (e as Extract<FakeEvent, { kind: 'message' }>).message;
+  }
+
+  /** The first callback (accepted or refused) for an interaction. */
+  async waitForCallback(interactionId: string, timeoutMs = 5000): Promise<CallbackRecord> {
+    const e = await this.waitFor((x) => x.kind === 'callback' && x.interaction.id === interactionId, timeoutMs, {
+      description: `a callback for interaction ${interactionId}`,
+    });
+    return (e as Extract<FakeEvent, { kind: 'callback' }>).callback;
+  }
+
+  async waitForThread(predicate: (c: FakeChannel) => boolean = () => true, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeChannel> {
+    const e = await this.waitFor((x) => x.kind === 'thread' && predicate(x.channel), timeoutMs, options);
+    return (e as Extract<FakeEvent, { kind: 'thread' }>).channel;
+  }
+
+  /** Resolves once a session has identified and received its guilds. */
+  async waitForReady(timeoutMs = 5000): Promise<void> {
+    await this.waitFor((e) => e.kind === 'gateway' && e.action === 'ready', timeoutMs, { description: 'a gateway session to become ready' });
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  #base(input: { channelId?: string; userId?: string; locale?: string }) {
+    return { ...input, defaultChannelId: this.defaults.channelId, defaultUserId: this.defaults.userId };
+  }
+
+  #commandFor(name: string, guildId: string): FakeCommand | undefined {
+    return [...this.core.commands.values()].find((c) => c.name === name && c.type === 1 && (c.guildId === null || c.guildId === guildId));
+  }
+
+  async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const file = /^\/attachments\/\d+\/(\d+)\//.exec(path);
+    if (file) {
+      const attachment = [...this.core.world.messages.values()].flatMap((m) => m.attachments).find((a) => a.id === file[1]);
+      res.writeHead(attachment ? 200 : 404, { 'content-type': attachment?.contentType ?? 'application/octet-stream' });
+      res.end(attachment?.data);
+      return;
+    }
+    await this.#router?.handle(req, res);
+  }
+
+  #onIdentified(s: GatewaySession): void {
+    const core = this.core;
+    const bot = core.world.users.get(this.botId)!;
+    const guilds = [...core.world.guilds.values()].filter((g) => shardOf(g.id, s.shard[1]) === s.shard[0]);
+    core.gateway!.sendTo(s, 'READY', {
+      v: 10, user: { ...userJSON(bot), verified: true, mfa_enabled: false, email: null },
+      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })), session_id: s.id, session_type: 'normal',
+      resume_gateway_url: this.gatewayUrl, shard: s.shard,
+      application: { id: this.applicationId, flags: core.settings.applicationFlags },
+      user_settings: {}, relationships: [], private_channels: [], presences: [], guild_join_requests: [],
+      geo_ordered_rtc_regions: [], auth: {}, _trace: ['["fake-discord-gateway"]'],
+    });
+    core.emit({ kind: 'gateway', action: 'identify', sessionId: s.id, detail: { intents: s.intents, shard: s.shard } });
+    if ((s.intents & Intent.Guilds) !== 0) {
+      for (const g of guilds) core.gateway!.sendTo(s, 'GUILD_CREATE', guildCreateJSON(core.world, g));
+    }
+    core.emit({ kind: 'gateway', action: 'ready', sessionId: s.id });
+  }
+
+  #sendMembers(s: GatewaySession, d: Record<string, unknown>): void {
+    const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
+    const wanted = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === 'string' ? [d.user_ids] : null;
+    for (const guildId of guildIds) {
+      const members = this.core.world.membersOf(guildId).filter((m) => !wanted || wanted.includes(m.userId));
+      this.core.gateway!.sendTo(s, 'GUILD_MEMBERS_CHUNK', {
+        guild_id: guildId, members: members.map((m) => memberJSON(this.core.world, m)), chunk_index: 0, chunk_count: 1,
+        not_found: wanted ? wanted.filter((id) => !members.some((m) => m.userId === id)) : [], nonce: d.nonce,
+      });
+    }
+  }
+}
+
+function emptyDefaults(): FakeDefaults {
+  return { guildId: '', everyoneRoleId: '', botRoleId: '', categoryId: '', channelId: '', otherChannelId: '', ownerId: '', userId: '', otherUserId: '' };
+}

@@ -1,0 +1,10 @@
+/** The fake Discord (REST v10 + gateway v10 on 127.0.0.1) for end-to-end tests with the real discord.js client. */
+export { FakeDiscord, type FakeDefaults, type FakeDiscordOptions } from './fake-discord.js';
+export { startClient, type StartClientOptions } from './client.js';
+export { Intent } from './gateway.js';
+export { Permission, type PermissionInput, type PermissionName } from './permissions.js';
+export type { PermissionChange } from './world-admin.js';
+export type { CommandOption, SlashCommandInput, AutocompleteInput, ComponentInput, UserMessageInput } from './user-actions.js';
+export type { WaitOptions } from './events.js';
+export { ChannelKind } from './records.js';
+export type * from './records.js';

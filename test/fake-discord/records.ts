@@ -1,0 +1,225 @@
+/**
+ * The in-memory world of the fake Discord, as plain records tests can read and assert on.
+ * Ids are snowflake strings; permission sets are bigints (the API sends them as decimal strings).
+ */
+
+/** Discord channel type numbers the fake understands. */
+export const ChannelKind = {
+  GuildText: 0,
+  GuildCategory: 4,
+  GuildAnnouncement: 5,
+  AnnouncementThread: 10,
+  PublicThread: 11,
+  PrivateThread: 12,
+} as const;
+
+export interface FakeUser {
+  id: string;
+  username: string;
+  globalName: string | null;
+  bot: boolean;
+}
+
+export interface FakeGuild {
+  id: string;
+  name: string;
+  ownerId: string;
+  /** The @everyone role has the guild's id, as on Discord. */
+  everyoneRoleId: string;
+  /** The managed role Discord gives a bot when it joins. */
+  botRoleId: string;
+}
+
+export interface FakeRole {
+  id: string;
+  guildId: string;
+  name: string;
+  permissions: bigint;
+  position: number;
+  mentionable: boolean;
+  /** Set for the bot's managed role. */
+  botId: string | null;
+}
+
+export interface FakeMember {
+  guildId: string;
+  userId: string;
+  roles: string[];
+  nick: string | null;
+  joinedAt: string;
+}
+
+/** A channel permission overwrite: type 0 = role, 1 = member. */
+export interface FakeOverwrite {
+  id: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
+}
+
+export interface FakeThreadMeta {
+  ownerId: string;
+  archived: boolean;
+  locked: boolean;
+  autoArchiveDuration: number;
+  archiveTimestamp: string;
+  createTimestamp: string;
+  invitable: boolean;
+  memberIds: Set<string>;
+  /** For threads started from a message: that message's id (which is also the thread's id). */
+  starterMessageId: string | null;
+}
+
+export interface FakeChannel {
+  id: string;
+  guildId: string;
+  type: number;
+  name: string;
+  parentId: string | null;
+  position: number;
+  topic: string | null;
+  overwrites: FakeOverwrite[];
+  rateLimitPerUser: number;
+  lastMessageId: string | null;
+  messageCount: number;
+  /** Present for threads only. */
+  thread: FakeThreadMeta | null;
+}
+
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  contentType: string | null;
+  description: string | null;
+  /** The uploaded bytes; also served at `url`. */
+  data: Buffer;
+  url: string;
+}
+
+/** A previous version of an edited message. */
+export interface MessageVersion {
+  at: number;
+  content: string;
+  embeds: unknown[];
+  components: unknown[];
+  attachments: Array<{ id: string; filename: string; size: number }>;
+  flags: number;
+}
+
+/** Who the message actually notifies, after Discord applies allowed_mentions and permissions. */
+export interface Pings {
+  everyone: boolean;
+  users: string[];
+  roles: string[];
+}
+
+export type MessageSource = 'channel' | 'interaction-response' | 'followup' | 'user';
+
+export interface FakeMessage {
+  id: string;
+  channelId: string;
+  guildId: string | null;
+  authorId: string;
+  /** Discord message type: 0 default, 19 reply, 20 chat-input command response. */
+  type: number;
+  content: string;
+  embeds: unknown[];
+  components: unknown[];
+  attachments: FakeAttachment[];
+  /** `allowed_mentions` exactly as sent; undefined when the request carried none. */
+  allowedMentions: unknown;
+  pings: Pings;
+  flags: number;
+  tts: boolean;
+  createdAt: number;
+  editedAt: number | null;
+  /** Earlier versions, oldest first; the record itself holds the current version. */
+  edits: MessageVersion[];
+  deleted: boolean;
+  source: MessageSource;
+  interactionId: string | null;
+  reference: { messageId: string; channelId: string } | null;
+  /** The thread started from this message, if any. */
+  threadId: string | null;
+  /** Emoji the bot reacted with. */
+  reactions: string[];
+}
+
+/** One POST to /interactions/:id/:token/callback, accepted or not. */
+export interface CallbackRecord {
+  type: number;
+  data: unknown;
+  /** performance.now() when the request arrived. */
+  at: number;
+  /** Milliseconds from INTERACTION_CREATE leaving the fake to this callback arriving. */
+  latencyMs: number;
+  status: number;
+  errorCode: number | null;
+}
+
+export interface FakeInteraction {
+  id: string;
+  token: string;
+  /** 2 application command, 3 message component, 4 autocomplete. */
+  type: number;
+  commandName: string | null;
+  customId: string | null;
+  options: unknown[];
+  channelId: string;
+  guildId: string;
+  userId: string;
+  /** For components: the message the component is on. */
+  messageId: string | null;
+  /** performance.now() when the INTERACTION_CREATE frame was written. */
+  dispatchedAt: number;
+  acknowledged: boolean;
+  ackType: number | null;
+  ackLatencyMs: number | null;
+  /** Set when the acknowledgement deadline passed without a callback. */
+  expired: boolean;
+  ephemeral: boolean;
+  callbacks: CallbackRecord[];
+  originalMessageId: string | null;
+  followupIds: string[];
+  autocompleteChoices: unknown[] | null;
+  modal: unknown;
+}
+
+export interface RestCall {
+  method: string;
+  /** Method and route template, e.g. `POST /channels/:channelId/messages`; `UNKNOWN` for unmatched paths. */
+  route: string;
+  path: string;
+  status: number;
+  errorCode: number | null;
+  at: number;
+  durationMs: number;
+}
+
+export interface RateLimitHit {
+  channelId: string;
+  at: number;
+  /** Whether the fake answered 429 (enforce mode) or only noted it (record mode). */
+  enforced: boolean;
+}
+
+export interface FakeCommand {
+  id: string;
+  applicationId: string;
+  guildId: string | null;
+  name: string;
+  type: number;
+  description: string;
+  raw: Record<string, unknown>;
+}
+
+/** Everything observable that happens in the fake; `waitFor` matches on these. */
+export type FakeEvent =
+  | { kind: 'message'; action: 'create' | 'update' | 'delete'; message: FakeMessage }
+  | { kind: 'callback'; interaction: FakeInteraction; callback: CallbackRecord }
+  | { kind: 'interaction'; action: 'dispatch' | 'expire'; interaction: FakeInteraction }
+  | { kind: 'thread'; action: 'create' | 'update'; channel: FakeChannel }
+  | { kind: 'rest'; call: RestCall }
+  | { kind: 'typing'; channelId: string }
+  | { kind: 'gateway'; action: 'identify' | 'ready' | 'resume' | 'close'; sessionId: string; detail?: unknown };

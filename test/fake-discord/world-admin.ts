@@ -1,0 +1,156 @@
+/**
+ * Changing the fake world from a test: guilds, channels, threads, users, roles, permission
+ * overwrites and moderator actions on threads. Changes made while the bot is connected are
+ * announced over the gateway the way Discord announces them.
+ */
+import type { FakeCore } from './core.js';
+import { Intent } from './gateway.js';
+import { bits, type PermissionInput } from './permissions.js';
+import { ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeRole, type FakeUser } from './records.js';
+import { channelJSON, guildCreateJSON, memberJSON, roleJSON } from './serialize.js';
+import type { FakeWorld } from './world.js';
+
+export interface PermissionChange {
+  channelId: string;
+  /** Whose overwrite: the bot (default), @everyone, or a role or user id. */
+  target?: 'bot' | 'everyone' | string;
+  allow?: PermissionInput;
+  deny?: PermissionInput;
+}
+
+export class WorldAdmin {
+  constructor(
+    protected readonly core: FakeCore,
+    private readonly guildPermissions: { botPermissions?: bigint; everyonePermissions?: bigint },
+  ) {}
+
+  /** The whole in-memory model (maps of users, guilds, roles, members, channels, messages). */
+  get state(): FakeWorld {
+    return this.core.world;
+  }
+
+  addUser(init: { username: string; globalName?: string | null; bot?: boolean }): FakeUser {
+    return this.core.world.addUser(init);
+  }
+
+  /** A guild the bot is in (GUILD_CREATE if connected). The owner defaults to a new user. */
+  addGuild(init: { name: string; ownerId?: string }): FakeGuild {
+    const ownerId = init.ownerId ?? this.addUser({ username: `${init.name}-owner` }).id;
+    const guild = this.core.world.addGuild({ name: init.name, ownerId, ...this.guildPermissions });
+    this.core.gateway?.dispatch('GUILD_CREATE', () => guildCreateJSON(this.core.world, guild), { guildId: guild.id, intent: Intent.Guilds });
+    return guild;
+  }
+
+  addMember(init: { guildId?: string; userId: string; roleIds?: string[]; nick?: string }): FakeMember {
+    const guildId = init.guildId ?? this.defaultGuildId();
+    const member = this.core.world.addMember(guildId, init.userId, init.roleIds ?? [], init.nick ?? null);
+    this.core.gateway?.dispatch('GUILD_MEMBER_ADD', { ...memberJSON(this.core.world, member), guild_id: guildId }, { guildId, intent: Intent.GuildMembers });
+    return member;
+  }
+
+  addRole(init: { guildId?: string; name: string; permissions?: PermissionInput; mentionable?: boolean }): FakeRole {
+    const guildId = init.guildId ?? this.defaultGuildId();
+    const role = this.core.world.addRole(guildId, {
+      name: init.name, permissions: init.permissions === undefined ? 0n : bits(init.permissions), mentionable: init.mentionable,
+    });
+    this.core.gateway?.dispatch('GUILD_ROLE_CREATE', { guild_id: guildId, role: roleJSON(role) }, { guildId, intent: Intent.Guilds });
+    return role;
+  }
+
+  /** Replaces a role's guild-level permissions (e.g. the bot's managed role). */
+  setRolePermissions(roleId: string, permissions: PermissionInput): FakeRole {
+    const role = this.core.world.roles.get(roleId);
+    if (!role) throw new Error(`fake-discord: no role ${roleId}`);
+    role.permissions = bits(permissions);
+    this.core.gateway?.dispatch('GUILD_ROLE_UPDATE', { guild_id: role.guildId, role: roleJSON(role) }, { guildId: role.guildId, intent: Intent.Guilds });
+    return role;
+  }
+
+  addChannel(init: { guildId?: string; name: string; type?: number; parentId?: string | null; topic?: string }): FakeChannel {
+    const guildId = init.guildId ?? this.defaultGuildId();
+    const channel = this.core.world.addChannel(guildId, init);
+    this.core.gateway?.dispatch('CHANNEL_CREATE', channelJSON(this.core.world, channel), { guildId, intent: Intent.Guilds });
+    return channel;
+  }
+
+  /** A thread someone else made (THREAD_CREATE if connected). Owner defaults to the default user. */
+  addThread(init: { parentId?: string; name: string; ownerId?: string; archived?: boolean; locked?: boolean; type?: number }): FakeChannel {
+    const parent = this.core.channel(init.parentId ?? this.defaultChannelId());
+    const thread = this.core.world.addThread(parent, {
+      name: init.name, type: init.type ?? ChannelKind.PublicThread, ownerId: init.ownerId ?? this.defaultUserId(),
+      archived: init.archived, locked: init.locked,
+    });
+    this.core.dispatchThread('THREAD_CREATE', thread, { newly_created: true });
+    return thread;
+  }
+
+  /** A moderator archives, locks or renames a thread (THREAD_UPDATE). */
+  updateThread(threadId: string, change: { archived?: boolean; locked?: boolean; name?: string }): FakeChannel {
+    const thread = this.core.channel(threadId);
+    if (!thread.thread) throw new Error(`fake-discord: ${threadId} is not a thread`);
+    if (change.name !== undefined) thread.name = change.name;
+    if (change.locked !== undefined) thread.thread.locked = change.locked;
+    if (change.archived !== undefined) {
+      thread.thread.archived = change.archived;
+      thread.thread.archiveTimestamp = new Date().toISOString();
+    }
+    this.core.dispatchThread('THREAD_UPDATE', thread);
+    return thread;
+  }
+
+  /**
+   * Sets the permission overwrite for the bot (default), @everyone, a role or a user on a channel
+   * (threads follow their parent, so pass the parent). Replaces any previous overwrite for that target.
+   */
+  setPermissions(change: PermissionChange): FakeChannel {
+    const channel = this.core.channel(change.channelId);
+    const target = change.target ?? 'bot';
+    const id = target === 'bot' ? this.core.botId : target === 'everyone' ? channel.guildId : target;
+    const type: 0 | 1 = this.core.world.roles.has(id) ? 0 : 1;
+    channel.overwrites = channel.overwrites.filter((o) => o.id !== id);
+    const allow = change.allow === undefined ? 0n : bits(change.allow);
+    const deny = change.deny === undefined ? 0n : bits(change.deny);
+    if (allow !== 0n || deny !== 0n) channel.overwrites.push({ id, type, allow, deny });
+    this.core.dispatchChannelUpdate(channel);
+    return channel;
+  }
+
+  /** The bot's computed permissions in a channel. */
+  botPermissionsIn(channelId: string): bigint {
+    return this.core.world.permissionsIn(channelId, this.core.botId);
+  }
+
+  protected createDefaultWorld() {
+    const world = this.core.world;
+    const owner = world.addUser({ username: 'guild-owner' });
+    const alice = world.addUser({ username: 'alice', globalName: 'Alice' });
+    const bob = world.addUser({ username: 'bob', globalName: 'Bob' });
+    const guild = world.addGuild({ name: 'Test Guild', ownerId: owner.id, ...this.guildPermissions });
+    world.addMember(guild.id, alice.id);
+    world.addMember(guild.id, bob.id);
+    const category = world.addChannel(guild.id, { name: 'Text Channels', type: ChannelKind.GuildCategory });
+    const general = world.addChannel(guild.id, { name: 'general', parentId: category.id });
+    const random = world.addChannel(guild.id, { name: 'random', parentId: category.id });
+    return {
+      guildId: guild.id, everyoneRoleId: guild.everyoneRoleId, botRoleId: guild.botRoleId, categoryId: category.id,
+      channelId: general.id, otherChannelId: random.id, ownerId: owner.id, userId: alice.id, otherUserId: bob.id,
+    };
+  }
+
+  private defaultGuildId(): string {
+    const first = this.core.world.guilds.keys().next();
+    if (first.done) throw new Error('fake-discord: no guild; pass guildId or add one');
+    return first.value;
+  }
+
+  private defaultChannelId(): string {
+    const first = [...this.core.world.channels.values()].find((c) => c.type === ChannelKind.GuildText);
+    if (!first) throw new Error('fake-discord: no text channel; pass parentId');
+    return first.id;
+  }
+
+  private defaultUserId(): string {
+    const first = [...this.core.world.users.values()].find((u) => !u.bot);
+    return first?.id ?? this.core.botId;
+  }
+}
