@@ -50,8 +50,18 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   const started = clock();
   const maxSteps = options.maxSteps ?? DEFAULTS.maxSteps;
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULTS.runTimeoutMs;
-  const timeout = AbortSignal.timeout(runTimeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  // One controller per run for both the caller's signal and the run timeout: AbortSignal.any and
+  // AbortSignal.timeout each cost a transferable object in Node 20, and this is the hot path.
+  const runController = new AbortController();
+  const signal = runController.signal;
+  let timedOut = false;
+  const runTimer = setTimeout(() => {
+    timedOut = true;
+    runController.abort(new Error('run timeout'));
+  }, runTimeoutMs);
+  const onCallerAbort = () => runController.abort(options.signal!.reason);
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const runner = new ToolRunner({
     tools: options.tools,
     timeoutMs: options.toolTimeoutMs ?? DEFAULTS.toolTimeoutMs,
@@ -75,15 +85,20 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   let error: { code: string; message: string } | undefined;
   let remindedLastStep = false;
 
-  const allowedNow = async (): Promise<ReadonlySet<string>> =>
-    options.allowedTools ? await options.allowedTools() : new Set(options.tools.map((t) => t.name));
+  const everyTool: ReadonlySet<string> = new Set(options.tools.map((t) => t.name));
+  const allowedNow = async (): Promise<ReadonlySet<string>> => (options.allowedTools ? await options.allowedTools() : everyTool);
 
+  // The system prompt only changes when the protocol or the allowed tools do: build it once per change.
+  let promptKey = '';
+  let prompt = '';
   const call = async (final: boolean, allowed: ReadonlySet<string>): Promise<ModelReply> => {
     const offered = options.tools.filter((t) => allowed.has(t.name));
-    const messages: ChatMessage[] = [
-      { role: 'system', content: driver.systemPrompt(offered, maxSteps, options.instructions) },
-      ...driver.prepareHistory([...options.messages, ...added]),
-    ];
+    const key = `${driver.name}:${offered.map((t) => t.name).join(',')}`;
+    if (key !== promptKey) {
+      promptKey = key;
+      prompt = driver.systemPrompt(offered, maxSteps, options.instructions);
+    }
+    const messages: ChatMessage[] = [{ role: 'system', content: prompt }, ...driver.prepareHistory([...options.messages, ...added])];
     if (final) messages.push(driver.finalNudge(maxSteps));
     const reply = await options.model.complete({ messages, ...driver.requestFields(offered, final), signal });
     addUsage(usage, reply.usage);
@@ -146,10 +161,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     }
   } catch (e) {
     if (signal.aborted) {
-      reason = options.signal?.aborted ? 'aborted' : 'error';
-      error = options.signal?.aborted
-        ? { code: 'aborted', message: 'The run was stopped.' }
-        : { code: 'run-timeout', message: `The run took longer than ${Math.round(runTimeoutMs / 1000)} s and was stopped.` };
+      reason = timedOut ? 'error' : 'aborted';
+      error = timedOut
+        ? { code: 'run-timeout', message: `The run took longer than ${Math.round(runTimeoutMs / 1000)} s and was stopped.` }
+        : { code: 'aborted', message: 'The run was stopped.' };
     } else if (e instanceof StopRequested) {
       reason = 'aborted';
       error = { code: 'aborted', message: 'The run was stopped.' };
@@ -160,6 +175,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     if (reason === 'error') yield { type: 'error', ...error };
   }
 
+  clearTimeout(runTimer);
+  options.signal?.removeEventListener('abort', onCallerAbort);
   const durationMs = clock() - started;
   yield { type: 'run-end', reason, steps, usage: { ...usage }, durationMs };
   return {

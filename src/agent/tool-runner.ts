@@ -104,25 +104,36 @@ export class ToolRunner {
 
   private async withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal) {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
-    const controller = new AbortController();
-    const onRunAbort = () => controller.abort(runSignal.reason);
+    // The tool's own controller is made only if the tool asks for its signal: most calls finish
+    // without one, and each AbortController costs several microseconds on this hot path.
+    let controller: AbortController | undefined;
+    let stopReason: unknown;
+    let rejectStopped!: (reason: unknown) => void;
+    // A tool that ignores its signal must not hold the run: the race settles when it is stopped.
+    const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
+    const stop = (reason: unknown) => {
+      stopReason ??= reason;
+      controller?.abort(reason);
+      rejectStopped(reason);
+    };
+    const timer = setTimeout(() => stop(new Error(`${tool.name} took longer than ${timeoutMs} ms and was stopped.`)), timeoutMs);
+    const onRunAbort = () => stop(runSignal.reason);
     runSignal.addEventListener('abort', onRunAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    // A tool that ignores its signal must not hold the run: the race settles when the signal aborts.
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new Error(`${tool.name} took longer than ${timeoutMs} ms and was stopped.`);
-        controller.abort(error);
-      }, timeoutMs);
-      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-    });
-    stopped.catch(() => undefined); // settles after the race too (cleanup abort below); not an unhandled rejection
+    const context: ToolContext = {
+      ...this.options.context,
+      get signal() {
+        if (!controller) {
+          controller = new AbortController();
+          if (stopReason !== undefined) controller.abort(stopReason);
+        }
+        return controller.signal;
+      },
+    };
     try {
-      return await Promise.race([tool.run(args, { ...this.options.context, signal: controller.signal }), stopped]);
+      return await Promise.race([tool.run(args, context), stopped]);
     } finally {
       clearTimeout(timer);
       runSignal.removeEventListener('abort', onRunAbort);
-      if (!controller.signal.aborted) controller.abort(new Error('tool finished'));
     }
   }
 

@@ -1,0 +1,178 @@
+/**
+ * Orchestration cost per step: our loop (runAgent over OpenAIChatModel) against the minimal loop of
+ * the openai SDK from the reference write-up, and the same minimal loop over plain fetch (the floor).
+ * All three talk to one local zero-latency server in the same process run; the rounds interleave the
+ * loops so machine noise hits them alike. Each episode: tool call, tool call, answer (3 steps).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { defineTool } from '../src/agent/tool.js';
+import { runAgent } from '../src/agent/run-agent.js';
+import { OpenAIChatModel } from '../src/llm/openai-model.js';
+import { fmt, median, type BenchSection } from './stats.js';
+
+const STEPS = 3;
+const SYSTEM = 'You are a research assistant. Use the available tools when needed.';
+
+function startServer(): Promise<http.Server> {
+  const toolReply = JSON.stringify({
+    id: 'x', object: 'chat.completion', created: 0, model: 'm',
+    choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }] } }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
+  const answerReply = JSON.stringify({
+    id: 'x', object: 'chat.completion', created: 0, model: 'm',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'The answer is 5.' } }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      // Stateless: the number of tool results so far decides the reply, so concurrent episodes work.
+      const body = Buffer.concat(chunks).toString();
+      const toolResults = body.split('"role":"tool"').length - 1;
+      const text = toolResults >= STEPS - 1 ? answerReply : toolReply;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+type Episode = () => Promise<unknown>;
+
+const schemas = [{
+  type: 'function' as const,
+  function: { name: 'add', description: 'Add two numbers', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+}];
+const TOOLS: Record<string, (args: { a: number; b: number }) => number> = { add: ({ a, b }) => a + b };
+
+/** The reference write-up's loop, in TypeScript, with the openai SDK. */
+function minimalSdkLoop(baseURL: string): Episode {
+  const client = new OpenAI({ apiKey: 'x', baseURL });
+  return async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is 2 + 3?' }];
+    for (let step = 0; step < 10; step++) {
+      const r = await client.chat.completions.create({ model: 'm', messages, tools: schemas });
+      const msg = r.choices[0]!.message;
+      messages.push(msg);
+      if (!msg.tool_calls) return msg.content;
+      for (const tc of msg.tool_calls) {
+        if (tc.type !== 'function') continue;
+        let result: string;
+        try {
+          result = String(TOOLS[tc.function.name]!(JSON.parse(tc.function.arguments)));
+        } catch (e) {
+          result = `Tool error: ${String(e)}`;
+        }
+        messages.push({ role: 'tool', tool_call_id: tc.id, content: result });
+      }
+    }
+    return 'Step limit reached.';
+  };
+}
+
+/** The same minimal loop over plain fetch: what the SDK's layers cost. */
+function minimalFetchLoop(baseURL: string): Episode {
+  return async () => {
+    const messages: unknown[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is 2 + 3?' }];
+    for (let step = 0; step < 10; step++) {
+      const res = await fetch(`${baseURL}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+        body: JSON.stringify({ model: 'm', messages, tools: schemas }),
+      });
+      const msg = ((await res.json()) as OpenAI.ChatCompletion).choices[0]!.message;
+      messages.push(msg);
+      if (!msg.tool_calls) return msg.content;
+      for (const tc of msg.tool_calls) {
+        if (tc.type !== 'function') continue;
+        messages.push({ role: 'tool', tool_call_id: tc.id, content: String(TOOLS[tc.function.name]!(JSON.parse(tc.function.arguments))) });
+      }
+    }
+    return 'Step limit reached.';
+  };
+}
+
+/** Our loop: runAgent with its events consumed, as the bot does. */
+function ourLoop(baseURL: string): Episode {
+  const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 });
+  const add = defineTool({
+    name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }),
+    async run({ a, b }) {
+      return String(a + b);
+    },
+  });
+  const tools = [add];
+  return async () => {
+    const run = runAgent({ model, tools, messages: [{ role: 'user', content: 'What is 2 + 3?' }], protocol: 'native' });
+    let next = await run.next();
+    while (!next.done) next = await run.next();
+    if (next.value.reason !== 'answer') throw new Error(`bench run ended with ${next.value.reason}`);
+    return next.value.answer;
+  };
+}
+
+async function runBatch(episode: Episode, count: number, concurrency: number): Promise<number> {
+  let started = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    while (started < count) {
+      started++;
+      await episode();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return performance.now() - t0;
+}
+
+export async function benchEngine(options: { warmup?: number; rounds?: number; perRound?: number } = {}): Promise<BenchSection> {
+  const warmup = options.warmup ?? 1000;
+  const rounds = options.rounds ?? 15;
+  const perRound = options.perRound ?? 200;
+  const server = await startServer();
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const loops: Array<[string, Episode]> = [
+    ['minimal SDK loop (baseline)', minimalSdkLoop(baseURL)],
+    ['threadwise runAgent', ourLoop(baseURL)],
+    ['minimal loop over plain fetch', minimalFetchLoop(baseURL)],
+  ];
+  const rows: BenchSection['rows'] = [];
+  try {
+    for (const concurrency of [1, 16]) {
+      for (const [, episode] of loops) await runBatch(episode, warmup, concurrency);
+      const perStep = new Map<string, number[]>(loops.map(([name]) => [name, []]));
+      for (let r = 0; r < rounds; r++) {
+        for (const [name, episode] of loops) {
+          const ms = await runBatch(episode, perRound, concurrency);
+          perStep.get(name)!.push((ms * 1000) / (perRound * STEPS));
+        }
+      }
+      const base = median(perStep.get(loops[0]![0])!);
+      for (const [name] of loops) {
+        const values = perStep.get(name)!;
+        const ratios = values.map((v, i) => v / perStep.get(loops[0]![0])![i]!);
+        rows.push({
+          concurrency,
+          loop: name,
+          'µs per step (median)': fmt(median(values)),
+          'min-max': `${fmt(Math.min(...values))}-${fmt(Math.max(...values))}`,
+          'ratio to baseline': fmt(median(values) / base, 2),
+          'ratio min-max (per round)': `${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}`,
+        });
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+  return {
+    name: 'Engine: orchestration cost per step (3-step episodes, local zero-latency server)',
+    rows,
+    notes: [`${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes; wall time per step, lower is better.`],
+  };
+}

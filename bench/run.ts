@@ -1,0 +1,12 @@
+/** `npm run bench`: every benchmark section, printed as markdown tables with ratios against in-run baselines. */
+import { benchEngine } from './engine.js';
+import { printSection, type BenchSection } from './stats.js';
+
+const only = process.argv.slice(2);
+const sections: Array<[string, () => Promise<BenchSection>]> = [['engine', () => benchEngine()]];
+
+for (const [name, run] of sections) {
+  if (only.length && !only.includes(name)) continue;
+  printSection(await run());
+}
+process.exit(0);
