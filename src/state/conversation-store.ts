@@ -99,16 +99,17 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
   }
 
   return {
-    load: (threadId) => serial.run(threadId, () => load(threadId)),
-    append(threadId, messages, usage) {
+    // async, so a bad argument is a rejected promise like every other failure, never a synchronous throw.
+    load: async (threadId) => serial.run(threadId, () => load(threadId)),
+    async append(threadId, messages, usage) {
       const key = logKey(threadId);
-      if (messages.length === 0) return Promise.resolve();
+      if (messages.length === 0) return;
       const at = now().getTime();
       const stored = messages.map((m) => validMessage({ ...m, at: m.at ?? at }));
       const raw = encodeBatch({ v: RECORD_VERSION, at, messages: stored, ...(usage ? { usage: { ...usage } } : {}) });
       return serial.run(threadId, () => backend.append(key, raw, ttlMs));
     },
-    reset(threadId) {
+    async reset(threadId) {
       const key = logKey(threadId);
       return serial.run(threadId, () => backend.remove(key));
     },
