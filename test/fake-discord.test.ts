@@ -230,7 +230,36 @@ describe('fake Discord with the real discord.js client', () => {
   });
 });
 
-describe('fake Discord deadlines and intents', () => {
+describe('fake Discord gateway lifecycle, deadlines and intents', () => {
+  it('acknowledges heartbeats and lets a dropped client resume with the missed events replayed', async () => {
+    const fake = await FakeDiscord.start({ heartbeatIntervalMs: 50 });
+    const { handlers, attach } = router();
+    const client = await startClient(fake, { setup: attach });
+    try {
+      await new Promise<void>((resolve) => {
+        const onDebug = (line: string) => {
+          if (!line.includes('Heartbeat acknowledged')) return;
+          client.off(Events.Debug, onDebug);
+          resolve();
+        };
+        client.on(Events.Debug, onDebug);
+      });
+      handlers.set('after', async (interaction) => {
+        await (interaction as ChatInputCommandInteraction).reply('still here');
+      });
+      fake.dropConnections();
+      const interaction = fake.sendSlashCommand({ name: 'after' });
+      await fake.waitFor((e) => e.kind === 'gateway' && e.action === 'resume');
+      await fake.waitForMessage((m) => m.content === 'still here');
+      expect(interaction.ackType).toBe(4);
+      expect(fake.identifies).toHaveLength(1);
+    } finally {
+      await client.destroy();
+      await fake.close();
+    }
+  });
+
+
   it('expires an interaction not acknowledged before the deadline: a later callback gets 404 code 10062', async () => {
     const fake = await FakeDiscord.start({ ackDeadlineMs: 150 });
     const { handlers, nextFailure, attach } = router();

@@ -4,14 +4,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { errors, FormErrors } from './api-error.js';
-import { describeEvent, EventLog } from './events.js';
+import { dumpState } from './dump.js';
+import { EventLog } from './events.js';
 import { type Gateway, type GatewaySession, Intent } from './gateway.js';
 import type { UploadedFile } from './http.js';
 import { resolvePings } from './mentions.js';
 import { Permission } from './permissions.js';
-import type {
-  FakeAttachment, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, MessageSource,
-  RateLimitHit, RestCall,
+import {
+  type FakeAttachment, type FakeChannel, type FakeCommand, type FakeEvent, type FakeInteraction, type FakeMessage,
+  MessageFlag, type MessageSource, type RateLimitHit, type RestCall,
 } from './records.js';
 import { channelJSON, messageJSON } from './serialize.js';
 import { assertNotEmpty, LIMITS, validateMessageBody } from './validation.js';
@@ -19,7 +20,7 @@ import type { FakeWorld } from './world.js';
 
 type Json = Record<string, unknown>;
 
-export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+export { MessageFlag };
 
 /** Flags a sender may set: suppress embeds/notifications, components v2; ephemeral only via interactions. */
 function allowedFlags(flags: unknown, source: MessageSource): number {
@@ -274,22 +275,6 @@ export class FakeCore {
 
   /** A readable picture of the fake's state, for timeout errors. */
   dump(): string {
-    const lines: string[] = ['--- fake-discord state ---'];
-    const sessions = this.gateway ? [...this.gateway.sessions.values()] : [];
-    lines.push(`gateway sessions: ${sessions.map((s) => `${s.id} intents=${s.intents} open=${s.socket !== null}`).join(', ') || 'none'}`);
-    for (const i of this.interactions.values()) {
-      lines.push(`interaction ${i.id} ${i.commandName ?? i.customId ?? ''} acked=${i.acknowledged}(type ${i.ackType}) expired=${i.expired} callbacks=${i.callbacks.map((c) => `${c.type}→${c.status}`).join(',')}`);
-    }
-    for (const c of this.world.channels.values()) {
-      const msgs = this.world.messagesIn(c.id);
-      if (msgs.length === 0 && !c.thread) continue;
-      lines.push(`#${c.name} (${c.id}${c.thread ? `, thread of ${c.parentId}, archived=${c.thread.archived} locked=${c.thread.locked}` : ''}):`);
-      for (const m of msgs.slice(-15)) {
-        lines.push(`  ${m.id} ${m.authorId === this.botId ? 'bot' : m.authorId}${m.deleted ? ' [deleted]' : ''}${m.flags & MessageFlag.Loading ? ' [loading]' : ''}: ${JSON.stringify(m.content.slice(0, 100))}${m.attachments.length ? ` +${m.attachments.length} files` : ''}`);
-      }
-    }
-    lines.push(`REST calls: ${[...this.restCounts].map(([r, n]) => `${r}×${n}`).join(', ') || 'none'}`);
-    lines.push('last events:', ...this.events.events.slice(-20).map((e) => `  ${describeEvent(e)}`));
-    return lines.join('\n');
+    return dumpState(this);
   }
 }

@@ -239,6 +239,11 @@ export class FakeDiscord extends WorldAdmin {
     });
   }
 
+  /** Drops the gateway connections with a resumable close code (default 4000); discord.js resumes and gets the missed events replayed. */
+  dropConnections(code = 4000): void {
+    this.core.gateway?.disconnect(code);
+  }
+
   /** Sends any dispatch event to the bot (escape hatch for events the fake does not model). */
   dispatch(t: string, d: unknown, scope: { guildId?: string; intent?: number } = {}): number {
     return this.core.gateway?.dispatch(t, d, scope) ?? 0;

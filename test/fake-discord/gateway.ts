@@ -82,10 +82,18 @@ export class Gateway {
     if (session.socket?.readyState === WebSocket.OPEN) session.socket.send(JSON.stringify({ op: 0, ...frame }));
   }
 
-  /** Closes every socket and forgets every session. */
+  /** Drops every connection with a resumable close code; clients reconnect and RESUME. */
+  disconnect(code = 4000): void {
+    for (const ws of this.wss.clients) ws.close(code, 'fake-discord: connection dropped');
+  }
+
+  /**
+   * Ends every session. Sockets still open are closed with 4004, a code after which discord.js does
+   * not reconnect, so a client left running does not retry against a closed fake forever.
+   */
   close(): void {
     for (const session of this.sessions.values()) session.resumable = false;
-    for (const ws of this.wss.clients) ws.terminate();
+    for (const ws of this.wss.clients) ws.close(4004, 'fake-discord closed');
   }
 
   private onConnection(ws: WebSocket, req: IncomingMessage): void {

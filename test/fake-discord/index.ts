@@ -6,5 +6,5 @@ export { Permission, type PermissionInput, type PermissionName } from './permiss
 export type { PermissionChange } from './world-admin.js';
 export type { CommandOption, SlashCommandInput, AutocompleteInput, ComponentInput, UserMessageInput } from './user-actions.js';
 export type { WaitOptions } from './events.js';
-export { ChannelKind } from './records.js';
+export { ChannelKind, MessageFlag } from './records.js';
 export type * from './records.js';

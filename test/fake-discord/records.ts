@@ -13,6 +13,9 @@ export const ChannelKind = {
   PrivateThread: 12,
 } as const;
 
+/** Message flags the fake sets or honours (ephemeral replies, the deferred "thinking…" state). */
+export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+
 export interface FakeUser {
   id: string;
   username: string;

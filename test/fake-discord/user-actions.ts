@@ -138,6 +138,12 @@ export function resolvedFor(core: FakeCore, guildId: string, options: CommandOpt
 /** Builds, stores and dispatches a message typed by a user. */
 export function userMessage(core: FakeCore, input: UserMessageInput & { channelId: string; userId: string }): FakeMessage {
   const channel = core.channel(input.channelId);
+  if (channel.thread?.archived) {
+    if (channel.thread.locked) throw new Error(`fake-discord: thread ${channel.id} is archived and locked; members cannot post`);
+    channel.thread.archived = false;
+    channel.thread.archiveTimestamp = new Date().toISOString();
+    core.dispatchThread('THREAD_UPDATE', channel);
+  }
   const content = input.mentionBot ? `<@${core.botId}> ${input.content}` : input.content;
   const files = (input.files ?? []).map((f, index) => {
     const data = typeof f.data === 'string' ? Buffer.from(f.data) : f.data;
