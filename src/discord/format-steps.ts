@@ -1,0 +1,74 @@
+/**
+ * How a run reads in a thread: the thought as prose, the action as `tool(input)` in code, the
+ * observation shortened in a code block, and the answer as its own message with its sources.
+ * Pure functions: no discord.js, so they are tested on their own.
+ */
+import { describeAction } from '../agent/describe.js';
+import type { Source } from '../agent/tool.js';
+import type { AgentEvent, AgentResult } from '../agent/types.js';
+
+export type DisplayLevel = 'full' | 'actions' | 'answer';
+export const DISPLAY_LEVELS: readonly DisplayLevel[] = ['full', 'actions', 'answer'];
+
+const OBSERVATION_PREVIEW = 400;
+const THOUGHT_PREVIEW = 600;
+
+/** Keep text from closing our code block or inline code early. */
+function safeInCode(text: string): string {
+  return text.replace(/```/g, '`\u200b``');
+}
+
+function inlineCode(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
+  return `\`${flat.length > 180 ? `${flat.slice(0, 179)}…` : flat}\``;
+}
+
+function shorten(text: string, max: number): string {
+  const t = text.trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** The thread-log text for one event at a display level, or undefined when it is not shown. */
+export function formatStep(event: AgentEvent, level: DisplayLevel): string | undefined {
+  if (level === 'answer') return undefined;
+  switch (event.type) {
+    case 'thought':
+      return level === 'full' ? `💭 ${shorten(event.text, THOUGHT_PREVIEW)}` : undefined;
+    case 'action':
+      return `🔧 ${inlineCode(describeAction(event.tool, event.input))}`;
+    case 'observation': {
+      if (level !== 'full') return event.isError ? `⚠️ ${event.tool} failed` : undefined;
+      const label = event.isError ? '⚠️ error' : '↳ result';
+      return `${label} (${formatMs(event.durationMs)})\n\`\`\`\n${safeInCode(shorten(event.output, OBSERVATION_PREVIEW)) || ' '}\n\`\`\``;
+    }
+    case 'format-reminder':
+      return level === 'full' ? '↩️ the reply did not follow the format; reminded the model' : undefined;
+    case 'protocol-fallback':
+      return 'ℹ️ this model server does not accept tool calling; using the text protocol';
+    default:
+      return undefined;
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The answer message: set apart, with sources and a one-line footer. */
+export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'forcedFinalAnswer'>, sources: readonly Source[]): string {
+  const parts = [`### Answer\n${answer.trim()}`];
+  if (sources.length) {
+    parts.push(`**Sources:** ${sources.map((s) => `[${s.title.replace(/[[\]]/g, '')}](<${s.url}>)`).join(' · ')}`);
+  }
+  const footer = [`${result.steps} step${result.steps === 1 ? '' : 's'}`, `${result.usage.totalTokens.toLocaleString('en-US')} tokens`, formatMs(result.durationMs)];
+  if (result.forcedFinalAnswer) footer.push('step limit reached: answered from what was found so far');
+  parts.push(`-# ${footer.join(' · ')}`);
+  return parts.join('\n\n');
+}
+
+/** What the thread says when a run ends without an answer. */
+export function formatFailure(result: Pick<AgentResult, 'reason' | 'error'>): string {
+  if (result.reason === 'aborted') return '⏹️ Stopped. Nothing was lost: ask again or follow up whenever you like.';
+  const message = result.error?.message ?? 'The run ended without an answer.';
+  return `❌ **The run failed.** ${message}\n-# The conversation so far is saved; send your message again to retry.`;
+}
