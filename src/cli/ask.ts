@@ -1,0 +1,98 @@
+/**
+ * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"`.
+ * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { ConfigError, describeError } from '../errors.js';
+import { OpenAIChatModel } from '../llm/openai-model.js';
+import { runAgent } from '../agent/run-agent.js';
+import type { ProtocolSetting } from '../agent/types.js';
+import { createToolbox } from '../../tools/index.js';
+import { askInTerminal, printEvent, printJson } from './print.js';
+
+const USAGE = 'usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"';
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        protocol: { type: 'string' },
+        'max-steps': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        step: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`${describeError(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const question = positionals.join(' ').trim();
+  const problems: string[] = [];
+  if (!question) problems.push('a question is required');
+  if (values.protocol && !['auto', 'native', 'text'].includes(values.protocol)) problems.push('--protocol must be auto, native or text');
+  const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 50)) problems.push('--max-steps must be a whole number from 1 to 50');
+  if (values.step && values.json) problems.push('--step and --json cannot be used together');
+  if (problems.length) {
+    console.error(`${problems.join('; ')}\n${USAGE}`);
+    return 2;
+  }
+
+  let config;
+  try {
+    config = loadConfig({ needDiscord: false });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+
+  const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent });
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  try {
+    const run = runAgent({
+      model: new OpenAIChatModel(config.model),
+      tools: toolbox.tools,
+      messages: [{ role: 'user', content: question }],
+      protocol: (values.protocol as ProtocolSetting | undefined) ?? config.agent.protocol,
+      maxSteps: maxSteps ?? config.agent.maxSteps,
+      toolTimeoutMs: config.agent.toolTimeoutMs,
+      runTimeoutMs: config.agent.runTimeoutMs,
+      maxToolOutputChars: config.agent.toolOutputMaxChars,
+      signal: controller.signal,
+      beforeTool: values.step ? askInTerminal : undefined,
+    });
+    let next = await run.next();
+    while (!next.done) {
+      if (values.json) printJson(next.value);
+      else printEvent(next.value);
+      next = await run.next();
+    }
+    const result = next.value;
+    if (result.answer !== undefined) return 0;
+    if (!values.json) console.error(result.error?.message ?? `The run ended without an answer (${result.reason}).`);
+    return result.reason === 'aborted' ? 130 : 1;
+  } finally {
+    await toolbox.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`Unexpected failure: ${describeError(error)}`);
+    process.exit(1);
+  },
+);

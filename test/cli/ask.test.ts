@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { FakeOpenAIServer } from '../fakes/openai-server.js';
+
+let server: FakeOpenAIServer;
+beforeEach(async () => {
+  server = await FakeOpenAIServer.start();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** Run `npm run ask` as a user would (through tsx), with only the environment we give it. */
+function ask(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/ask.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(input);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php' });
+
+describe('npm run ask', () => {
+  it('prints one JSON object per event with --json and exits 0 on an answer, using the real tools', async () => {
+    server.script(
+      { content: 'Computing and checking the time.', toolCalls: [{ name: 'calculate', arguments: { expression: '6 * 7' } }, { name: 'current_time', arguments: { timezone: 'UTC' } }] },
+      { content: 'It is 42.' },
+    );
+    const { code, stdout } = await ask(['--json', '--protocol', 'native', 'What is 6 times 7?'], env());
+    expect(code).toBe(0);
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events.map((e) => e.type)).toEqual(['run-start', 'step-start', 'thought', 'action', 'action', 'observation', 'observation', 'step-start', 'answer', 'run-end']);
+    expect(events[3]).toMatchObject({ tool: 'calculate', input: { expression: '6 * 7' } });
+    expect(events[5]).toMatchObject({ output: '42', isError: false });
+    expect(events[6].output).toMatch(/UTC/);
+    expect(events[8]).toMatchObject({ text: 'It is 42.' });
+    expect(events[9]).toMatchObject({ reason: 'answer', steps: 2 });
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+  }, 30_000);
+
+  it('prints steps readably by default', async () => {
+    server.script({ content: 'Thought: add\nAction: calculate: 1 + 1\nPAUSE' }, { content: 'Answer: two' });
+    const { code, stdout } = await ask(['--protocol', 'text', 'one plus one'], env());
+    expect(code).toBe(0);
+    expect(stdout).toContain('Thought: add');
+    expect(stdout).toContain('Action:  calculate(1 + 1)');
+    expect(stdout).toMatch(/Result: .*\n {3}2\n/);
+    expect(stdout).toContain('Answer: two');
+  }, 30_000);
+
+  it('lets a person inject an observation or stop in --step mode', async () => {
+    server.script({ toolCalls: [{ name: 'calculate', arguments: { expression: '1/0' } }] }, { content: 'You said infinity.' });
+    const { code, stdout } = await ask(['--step', '--protocol', 'native', 'divide'], env(), 'infinity\n');
+    expect(stdout).toContain('run calculate(1/0)?');
+    expect(stdout).toMatch(/Result: .*\n {3}infinity/);
+    expect(code).toBe(0);
+    expect(server.requests[1]!.body.messages.at(-1)!.content).toMatch(/^infinity/);
+  }, 30_000);
+
+  it('exits non-zero with a clear message when the model server is down', async () => {
+    const downEnv = { ...env(), OPENAI_MAX_RETRIES: '0' };
+    await server.close();
+    const { code, stderr } = await ask(['hello'], downEnv);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Could not reach the model server/);
+    server = await FakeOpenAIServer.start();
+  }, 30_000);
+
+  it('names missing configuration and bad flags', async () => {
+    const missing = await ask(['hello'], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('OPENAI_API_KEY is missing');
+    const bad = await ask(['--protocol', 'smoke', '--max-steps', '0'], env());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/a question is required; --protocol must be auto, native or text; --max-steps must be/);
+  }, 30_000);
+});
