@@ -7,25 +7,22 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { FakeCore } from './core.js';
-import type { WaitOptions } from './events.js';
-import { Gateway, type GatewaySession, Intent, shardOf } from './gateway.js';
+import { Gateway } from './gateway.js';
 import { RestRouter } from './http.js';
 import { bits, type PermissionInput } from './permissions.js';
-import type {
-  CallbackRecord, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, RateLimitHit, RestCall,
-} from './records.js';
+import type { FakeCommand, FakeInteraction, FakeMessage } from './records.js';
 import { channelRoutes } from './routes/channels.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { metaRoutes } from './routes/meta.js';
-import { guildCreateJSON, memberJSON, userJSON } from './serialize.js';
 import { SnowflakeCounter } from './snowflake.js';
 import {
   type AutocompleteInput, type ComponentInput, dispatchInteraction, normalizeOptions, resolvedFor,
   type SlashCommandInput, userMessage, type UserMessageInput,
 } from './user-actions.js';
+import { sendMemberChunks, sendReady } from './ready.js';
+import { RecordedState } from './recorded-state.js';
 import { FakeWorld } from './world.js';
-import { WorldAdmin } from './world-admin.js';
 
 export interface FakeDiscordOptions {
   /** The bot token the fake accepts (REST `Authorization: Bot …` and gateway IDENTIFY). */
@@ -78,15 +75,18 @@ export interface FakeDefaults {
   otherUserId: string;
 }
 
-export class FakeDiscord extends WorldAdmin {
+export class FakeDiscord extends RecordedState {
   readonly token: string;
   readonly botId: string;
   readonly applicationId: string;
   readonly defaults: FakeDefaults;
   #server: Server | null = null;
   #wss: WebSocketServer | null = null;
+  #router: RestRouter | null = null;
   #port = 0;
   readonly #shards: number;
+  readonly #privileged: { guildMembers: boolean; presences: boolean; messageContent: boolean };
+  readonly #heartbeat: number;
 
   constructor(options: FakeDiscordOptions = {}) {
     const ids = new SnowflakeCounter(options.idBaseTime);
@@ -118,9 +118,6 @@ export class FakeDiscord extends WorldAdmin {
     this.#heartbeat = options.heartbeatIntervalMs ?? 41_250;
     this.defaults = options.defaultWorld === false ? emptyDefaults() : this.createDefaultWorld();
   }
-
-  readonly #privileged: { guildMembers: boolean; presences: boolean; messageContent: boolean };
-  readonly #heartbeat: number;
 
   /** Creates a fake and starts listening. */
   static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
@@ -156,10 +153,10 @@ export class FakeDiscord extends WorldAdmin {
       token: () => core.settings.token,
       heartbeatIntervalMs: this.#heartbeat,
       privileged: this.#privileged,
-      onIdentified: (s) => this.#onIdentified(s),
+      onIdentified: (s) => sendReady(core, s, this.gatewayUrl),
       onResumed: (s) => core.emit({ kind: 'gateway', action: 'resume', sessionId: s.id }),
       onClosed: (s, code) => core.emit({ kind: 'gateway', action: 'close', sessionId: s.id, detail: { code } }),
-      onRequestMembers: (s, d) => this.#sendMembers(s, d),
+      onRequestMembers: (s, d) => sendMemberChunks(core, s, d),
       log: core.settings.log,
     });
     this.#router = new RestRouter([
@@ -173,9 +170,10 @@ export class FakeDiscord extends WorldAdmin {
     core.baseUrl = `http://127.0.0.1:${this.#port}`;
   }
 
-  #router: RestRouter | null = null;
-
-  /** Closes every socket and the server; pending `waitFor`s are dropped. Destroy the client first. */
+  /**
+   * Closes every socket and the server; pending `waitFor`s are dropped. Destroy the client first; a
+   * client still connected is closed with 4004 so it stops reconnecting instead of retrying forever.
+   */
   async close(): Promise<void> {
     const core = this.core;
     for (const timer of core.timers) clearTimeout(timer);
@@ -249,121 +247,6 @@ export class FakeDiscord extends WorldAdmin {
     return this.core.gateway?.dispatch(t, d, scope) ?? 0;
   }
 
-  // ---- reading what happened ----------------------------------------------------------------------
-
-  /** Messages in a channel or thread, oldest first; deleted ones only when asked. */
-  messagesIn(channelId: string, options: { includeDeleted?: boolean } = {}): FakeMessage[] {
-    return this.core.world.messagesIn(channelId).filter((m) => options.includeDeleted || !m.deleted);
-  }
-
-  /** Messages the bot authored, optionally in one channel. */
-  botMessages(channelId?: string): FakeMessage[] {
-    const all = channelId ? this.messagesIn(channelId) : [...this.core.world.messages.values()].filter((m) => !m.deleted);
-    return all.filter((m) => m.authorId === this.botId);
-  }
-
-  message(id: string): FakeMessage | undefined {
-    return this.core.world.messages.get(id);
-  }
-
-  channel(id: string): FakeChannel | undefined {
-    return this.core.world.channels.get(id);
-  }
-
-  threadsIn(parentId: string): FakeChannel[] {
-    return [...this.core.world.channels.values()].filter((c) => c.thread && c.parentId === parentId);
-  }
-
-  interaction(id: string): FakeInteraction | undefined {
-    return this.core.interactions.get(id);
-  }
-
-  get interactions(): FakeInteraction[] {
-    return [...this.core.interactions.values()];
-  }
-
-  get restCalls(): readonly RestCall[] {
-    return this.core.restCalls;
-  }
-
-  /** REST calls per `METHOD /route/:template`, e.g. `{ 'POST /channels/:channelId/messages': 3 }`. */
-  restCallCounts(): Record<string, number> {
-    return Object.fromEntries(this.core.restCounts);
-  }
-
-  /** Number of REST calls, optionally only those matching a filter. */
-  restCallTotal(filter: (call: RestCall) => boolean = () => true): number {
-    return this.core.restCalls.filter(filter).length;
-  }
-
-  resetRestCalls(): void {
-    this.core.restCalls.length = 0;
-    this.core.restCounts.clear();
-  }
-
-  /** Calls to routes the fake does not know (each also logged). */
-  get unknownRoutes(): RestCall[] {
-    return this.core.restCalls.filter((c) => c.route === 'UNKNOWN');
-  }
-
-  get rateLimitHits(): readonly RateLimitHit[] {
-    return this.core.rateLimitHits;
-  }
-
-  /** Registered application commands; `null` for global ones, a guild id for that guild's. */
-  commands(guildId: string | null = null): FakeCommand[] {
-    return [...this.core.commands.values()].filter((c) => c.guildId === guildId);
-  }
-
-  /** IDENTIFY payloads the gateway received, in order (intents, shard, properties…). */
-  get identifies(): Array<Record<string, unknown>> {
-    return [...(this.core.gateway?.sessions.values() ?? [])].map((s) => s.identify);
-  }
-
-  get events(): readonly FakeEvent[] {
-    return this.core.events.events;
-  }
-
-  /** A position in the event log, for `{ since }` in the wait helpers. */
-  mark(): number {
-    return this.core.events.mark();
-  }
-
-  dump(): string {
-    return this.core.dump();
-  }
-
-  // ---- waiting ---------------------------------------------------------------------------------
-
-  /** Resolves with the first event (from `since`, default the whole history) matching; rejects with a dump on timeout. */
-  waitFor(predicate: (event: FakeEvent) => boolean, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeEvent> {
-    return this.core.events.waitFor(predicate, timeoutMs, options);
-  }
-
-  /** A created or edited message (current state) matching the predicate. */
-  async waitForMessage(predicate: (m: FakeMessage) => boolean, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeMessage> {
-    const e = await this.waitFor((x) => x.kind === 'message' && x.action !== 'delete' && !x.message.deleted && predicate(x.message), timeoutMs, options);
-    return (e as Extract<FakeEvent, { kind: 'message' }>).message;
-  }
-
-  /** The first callback (accepted or refused) for an interaction. */
-  async waitForCallback(interactionId: string, timeoutMs = 5000): Promise<CallbackRecord> {
-    const e = await this.waitFor((x) => x.kind === 'callback' && x.interaction.id === interactionId, timeoutMs, {
-      description: `a callback for interaction ${interactionId}`,
-    });
-    return (e as Extract<FakeEvent, { kind: 'callback' }>).callback;
-  }
-
-  async waitForThread(predicate: (c: FakeChannel) => boolean = () => true, timeoutMs = 5000, options: WaitOptions = {}): Promise<FakeChannel> {
-    const e = await this.waitFor((x) => x.kind === 'thread' && predicate(x.channel), timeoutMs, options);
-    return (e as Extract<FakeEvent, { kind: 'thread' }>).channel;
-  }
-
-  /** Resolves once a session has identified and received its guilds. */
-  async waitForReady(timeoutMs = 5000): Promise<void> {
-    await this.waitFor((e) => e.kind === 'gateway' && e.action === 'ready', timeoutMs, { description: 'a gateway session to become ready' });
-  }
-
   // ---- internals -------------------------------------------------------------------------------
 
   #base(input: { channelId?: string; userId?: string; locale?: string }) {
@@ -384,37 +267,6 @@ export class FakeDiscord extends WorldAdmin {
       return;
     }
     await this.#router?.handle(req, res);
-  }
-
-  #onIdentified(s: GatewaySession): void {
-    const core = this.core;
-    const bot = core.world.users.get(this.botId)!;
-    const guilds = [...core.world.guilds.values()].filter((g) => shardOf(g.id, s.shard[1]) === s.shard[0]);
-    core.gateway!.sendTo(s, 'READY', {
-      v: 10, user: { ...userJSON(bot), verified: true, mfa_enabled: false, email: null },
-      guilds: guilds.map((g) => ({ id: g.id, unavailable: true })), session_id: s.id, session_type: 'normal',
-      resume_gateway_url: this.gatewayUrl, shard: s.shard,
-      application: { id: this.applicationId, flags: core.settings.applicationFlags },
-      user_settings: {}, relationships: [], private_channels: [], presences: [], guild_join_requests: [],
-      geo_ordered_rtc_regions: [], auth: {}, _trace: ['["fake-discord-gateway"]'],
-    });
-    core.emit({ kind: 'gateway', action: 'identify', sessionId: s.id, detail: { intents: s.intents, shard: s.shard } });
-    if ((s.intents & Intent.Guilds) !== 0) {
-      for (const g of guilds) core.gateway!.sendTo(s, 'GUILD_CREATE', guildCreateJSON(core.world, g));
-    }
-    core.emit({ kind: 'gateway', action: 'ready', sessionId: s.id });
-  }
-
-  #sendMembers(s: GatewaySession, d: Record<string, unknown>): void {
-    const guildIds = Array.isArray(d.guild_id) ? d.guild_id.map(String) : [String(d.guild_id)];
-    const wanted = Array.isArray(d.user_ids) ? d.user_ids.map(String) : typeof d.user_ids === 'string' ? [d.user_ids] : null;
-    for (const guildId of guildIds) {
-      const members = this.core.world.membersOf(guildId).filter((m) => !wanted || wanted.includes(m.userId));
-      this.core.gateway!.sendTo(s, 'GUILD_MEMBERS_CHUNK', {
-        guild_id: guildId, members: members.map((m) => memberJSON(this.core.world, m)), chunk_index: 0, chunk_count: 1,
-        not_found: wanted ? wanted.filter((id) => !members.some((m) => m.userId === id)) : [], nonce: d.nonce,
-      });
-    }
   }
 }
 
