@@ -11,14 +11,12 @@
  * 4. `integrityProblem` checks after every call that nothing shared changed; the host replaces the
  *    worker if it did.
  */
-import { createRequire } from 'node:module';
-import type { MathNode } from 'mathjs';
-import { expressionProblem } from './calculator-limits.js';
-import { describeResult } from './calculator-format.js';
-
+import type { ConfigOptions, MathJsInstance, MathNode } from 'mathjs';
 // The single-file build of the same mathjs version: it loads in ~0.1 s instead of ~1 s for the
 // several hundred modules of the ESM build, which is what a fresh worker costs after a kill.
-const mathjs = createRequire(import.meta.url)('mathjs/lib/browser/math.js') as typeof import('mathjs');
+import mathjs from 'mathjs/lib/browser/math.js';
+import { expressionProblem } from './calculator-limits.js';
+import { describeResult } from './calculator-format.js';
 
 /**
  * Functions an expression may not call. mathjs's security page lists the first six; the rest re-enter
@@ -33,6 +31,9 @@ export const DISABLED_FUNCTIONS: readonly string[] = [
   'on', 'off', 'once', 'emit',
 ];
 
+/** The only capitalised names in the namespace that are plain numbers rather than classes. */
+const UPPER_CASE_CONSTANTS = new Set(['E', 'PI', 'LN2', 'LN10', 'LOG2E', 'LOG10E', 'SQRT1_2', 'SQRT2', 'Infinity', 'NaN']);
+
 /** Property names that lead from a value to a constructor or prototype; mathjs refuses them too. */
 const FORBIDDEN_PROPERTIES = new Set(['constructor', 'prototype', '__proto__', '__defineGetter__',
   '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'call', 'apply', 'bind']);
@@ -46,29 +47,48 @@ export interface CalculatorEngine {
   integrityProblem(): string | undefined;
 }
 
-/** Build the private instance. Takes ~100 ms, which is why the worker stays warm. */
+/** Build the private instance (tens of milliseconds; loading mathjs costs more, hence the warm worker). */
 export function createCalculatorEngine(): CalculatorEngine {
-  const math = mathjs.create(mathjs.all ?? {}, { number: 'number', precision: 64 });
+  // The bundle's `create` is already bound to every factory; it takes just the configuration.
+  const math = (mathjs.create as unknown as (config: ConfigOptions) => MathJsInstance)({ number: 'number', precision: 64 });
+  const namespace = math as unknown as Record<string, unknown>;
   // Kept before the overrides below: the engine itself still needs the real ones.
   const parse = math.parse;
-  const readConfig = math.config;
+  const realConfig = math.config as unknown as ((options?: ConfigOptions) => ConfigOptions) & Record<string, unknown>;
 
-  // mathjs builds most functions lazily from factories that ask the instance for `typed`, `config` and
-  // friends; resolve them all now, while those are still the real ones.
-  for (const key of Object.keys(math)) void (math as unknown as Record<string, unknown>)[key];
-
+  // mathjs builds functions lazily, handing each factory the instance's current `config`, `typed` and
+  // event emitter. So those three stay usable by mathjs: `config` becomes read-only (same settings,
+  // calling it to change them throws), while `typed` and the emitter are left in place and refused in
+  // expressions by the walk below alone. Nothing else mathjs builds depends on the functions replaced.
   const refuse = (name: string) => () => {
     throw new Error(`${name} is not available in this calculator.`);
   };
-  // `typed` and the event emitter are what `import` itself uses: those are refused by the walk alone.
-  const overridable = DISABLED_FUNCTIONS.filter((name) => !['typed', 'on', 'off', 'once', 'emit'].includes(name));
-  math.import(Object.fromEntries(overridable.map((name) => [name, refuse(name)])), { override: true });
+  const readOnlyConfig = (options?: ConfigOptions) => {
+    if (options !== undefined) refuse('config')();
+    return realConfig();
+  };
+  for (const key of Object.keys(realConfig)) {
+    Object.defineProperty(readOnlyConfig, key, { get: () => realConfig[key], enumerable: true });
+  }
+  // Set directly rather than through `math.import`, which would first build the real (and heavy)
+  // simplify, rationalize... only to replace them; frozen so nothing can set them back. The parser
+  // looks names up in `mathWithTransform`, the engine's own code in `math`: both get the replacement.
+  const withTransform = (math as unknown as { expression: { mathWithTransform: Record<string, unknown> } }).expression.mathWithTransform;
+  const replace = (name: string, value: unknown) => {
+    for (const target of [namespace, withTransform]) {
+      Object.defineProperty(target, name, { value, writable: false, configurable: false, enumerable: true });
+    }
+  };
+  for (const name of DISABLED_FUNCTIONS) {
+    if (!['config', 'typed', 'on', 'off', 'once', 'emit'].includes(name)) replace(name, refuse(name));
+  }
+  replace('config', readOnlyConfig);
 
-  // Classes (Unit, DenseMatrix, SymbolNode, Parser...) are not values anyone needs in a formula.
-  const namespace = math as unknown as Record<string, unknown>;
+  // Classes (Unit, DenseMatrix, SymbolNode, Parser...) are not values anyone needs in a formula. Told
+  // apart by name rather than `typeof`, which would build every class now (~0.2 s per worker start).
   const forbiddenNames = new Set(DISABLED_FUNCTIONS);
   for (const key of Object.keys(namespace)) {
-    if (/^[A-Z]/.test(key) && typeof namespace[key] === 'function') forbiddenNames.add(key);
+    if (/^[A-Z]/.test(key) && !UPPER_CASE_CONSTANTS.has(key)) forbiddenNames.add(key);
   }
 
   const baseline = fingerprint();
@@ -76,7 +96,8 @@ export function createCalculatorEngine(): CalculatorEngine {
   function fingerprint(): string {
     const units = Object.keys((namespace.Unit as { UNITS: object }).UNITS).length;
     const globals = Object.getOwnPropertyNames(globalThis).length;
-    return JSON.stringify([readConfig({}), units, globals, Object.keys(Object.prototype), Object.keys(Array.prototype)]);
+    // realConfig() with no argument only reads; with one it would emit a change event.
+    return JSON.stringify([realConfig(), units, globals, Object.keys(Object.prototype), Object.keys(Array.prototype)]);
   }
 
   function forbiddenIn(node: MathNode): string | undefined {

@@ -181,7 +181,7 @@ export class Calculator {
       // The worker sees no secrets even if an expression ever escaped mathjs.
       env: {},
       resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    });
+    }, ['mathjs/lib/browser/math.js']);
     // An idle warm worker must not keep a finished CLI run alive.
     worker.unref();
     const slot: NonNullable<Calculator['current']> = { worker, ready: Promise.resolve() };

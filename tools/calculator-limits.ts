@@ -37,12 +37,13 @@ export function expressionProblem(expression: string): string | undefined {
   if (expression.trim() === '') {
     return 'The expression is empty. Give a math expression such as 2 * (3 + 4), sqrt(2) or 5 km to mi.';
   }
-  if (expression.length > MAX_EXPRESSION_LENGTH) {
-    return `The expression is ${expression.length} characters long; the calculator accepts at most ${MAX_EXPRESSION_LENGTH}. Split the work into smaller calculations.`;
-  }
+  // Depth first: for a deep nest it is the more useful complaint. Counting is linear, even for 100 KB.
   const depth = nestingDepth(expression);
   if (depth > MAX_NESTING_DEPTH) {
     return `The expression nests brackets ${depth} levels deep; the calculator accepts at most ${MAX_NESTING_DEPTH}. Simplify it or split it into steps.`;
+  }
+  if (expression.length > MAX_EXPRESSION_LENGTH) {
+    return `The expression is ${expression.length} characters long; the calculator accepts at most ${MAX_EXPRESSION_LENGTH}. Split the work into smaller calculations.`;
   }
   return undefined;
 }

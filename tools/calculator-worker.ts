@@ -34,6 +34,8 @@ const port = parentPort;
 if (!port) throw new Error('calculator-worker must run in a worker thread');
 
 const engine = createCalculatorEngine();
+// mathjs builds functions on first use; one representative call now makes the first real one fast.
+engine.calculate('round(sqrt(2) * 5 km to mi, 2) + 10%');
 lockDownCodeGeneration();
 
 port.on('message', (request: WorkerRequest) => {

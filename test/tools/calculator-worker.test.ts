@@ -1,0 +1,125 @@
+/**
+ * The calculator's worker life cycle: kept warm between calls, replaced after an overrun, a cancel or
+ * a change to its instance, calls served in turn, and shut down cleanly.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/errors.js';
+import { Calculator } from '../../tools/calculator-host.js';
+import { createCalculatorEngine } from '../../tools/calculator-engine.js';
+
+const SLOW = 'factorial(bignumber(1e7))'; // minutes of work if nothing stopped it
+
+describe('the calculator worker', () => {
+  const calculators: Calculator[] = [];
+  const make = (options: ConstructorParameters<typeof Calculator>[0] = {}) => {
+    const calculator = new Calculator({ timeoutMs: 500, ...options });
+    calculators.push(calculator);
+    return calculator;
+  };
+  afterEach(async () => {
+    await Promise.all(calculators.splice(0).map((c) => c.close()));
+  });
+
+  it('stays warm: later calls reuse the same worker and take milliseconds', async () => {
+    const calculator = make();
+    await calculator.warm();
+    const started = performance.now();
+    for (let i = 0; i < 20; i += 1) expect(await calculator.calculate(`${i} * 2`)).toBe(String(i * 2));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(calculator.restarts).toBe(0);
+  });
+
+  it('stops a call that overruns its limit, replaces the worker, and the next call works', async () => {
+    const calculator = make();
+    await calculator.warm();
+    const started = performance.now();
+    await expect(calculator.calculate(SLOW)).rejects.toThrow(/took longer than 0.5 s/);
+    expect(performance.now() - started).toBeLessThan(1_200);
+    expect(calculator.restarts).toBe(1);
+    expect(await calculator.calculate('2 + 2')).toBe('4');
+  });
+
+  it('ends a running call promptly when its signal aborts', async () => {
+    const calculator = make({ timeoutMs: 10_000 });
+    await calculator.warm();
+    const controller = new AbortController();
+    const started = performance.now();
+    const pending = calculator.calculate(SLOW, controller.signal);
+    setTimeout(() => controller.abort(new Error('run cancelled')), 100);
+    await expect(pending).rejects.toThrow(/cancelled/);
+    expect(performance.now() - started).toBeLessThan(600);
+    expect(await calculator.calculate('3 * 3')).toBe('9');
+    expect(calculator.restarts).toBe(1);
+  });
+
+  it('ends a call still waiting in the queue when its signal aborts, without touching the running one', async () => {
+    const calculator = make({ timeoutMs: 1_000 });
+    await calculator.warm();
+    const slow = calculator.calculate(SLOW).catch((error: unknown) => error);
+    const controller = new AbortController();
+    const queued = calculator.calculate('1 + 1', controller.signal);
+    const started = performance.now();
+    controller.abort();
+    await expect(queued).rejects.toThrow(/cancelled/);
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(await slow).toBeInstanceOf(ToolError);
+  });
+
+  it('refuses an already-aborted call at once', async () => {
+    const calculator = make();
+    await expect(calculator.calculate('1 + 1', AbortSignal.abort())).rejects.toThrow(/cancelled/);
+  });
+
+  it('answers concurrent callers each with their own result', async () => {
+    const calculator = make();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => calculator.calculate(`${i} ^ 2`)));
+    expect(results).toEqual(Array.from({ length: 10 }, (_, i) => String(i ** 2)));
+  });
+
+  it('turns callers away with a clear message when too many are waiting', async () => {
+    const calculator = make({ maxQueue: 2 });
+    await calculator.warm();
+    const calls = [SLOW, '1', '2', '3'].map((e) => calculator.calculate(e).catch((error: Error) => error.message));
+    const results = await Promise.all(calls);
+    expect(results[3]).toMatch(/busy/);
+    expect(results[1]).toBe('1');
+  });
+
+  it('refuses calculations after close and rejects the ones still waiting', async () => {
+    const calculator = make({ timeoutMs: 5_000 });
+    await calculator.warm();
+    const running = calculator.calculate(SLOW).catch((error: Error) => error.message);
+    const waiting = calculator.calculate('1 + 1').catch((error: Error) => error.message);
+    await calculator.close();
+    expect(await waiting).toMatch(/shut down/);
+    expect(await running).toMatch(/stopped unexpectedly|shut down|cancelled/);
+    await expect(calculator.calculate('1 + 1')).rejects.toThrow(/shut down/);
+  });
+
+  it('checks length and nesting before anything reaches the worker', async () => {
+    const calculator = make();
+    await expect(calculator.calculate('9'.repeat(2_000))).rejects.toThrow(/at most 1000/);
+    expect(calculator.restarts).toBe(0);
+  });
+});
+
+describe('the calculator engine', () => {
+  it('notices when something shared changed during a call, so the host replaces the worker', () => {
+    const engine = createCalculatorEngine();
+    expect(engine.calculate('1 + 1')).toEqual({ ok: true, text: '2' });
+    expect(engine.integrityProblem()).toBeUndefined();
+    (globalThis as Record<string, unknown>).leakedFromACall = true;
+    try {
+      expect(engine.integrityProblem()).toMatch(/changed/);
+    } finally {
+      delete (globalThis as Record<string, unknown>).leakedFromACall;
+    }
+    expect(engine.integrityProblem()).toBeUndefined();
+  });
+
+  it('gives every call a fresh scope', () => {
+    const engine = createCalculatorEngine();
+    expect(engine.calculate('secret = 42')).toEqual({ ok: true, text: '42' });
+    expect(engine.calculate('secret')).toMatchObject({ ok: false, message: expect.stringMatching(/Undefined symbol secret/) });
+  });
+});
