@@ -1,0 +1,31 @@
+/** /help — how to use the bot here, and which tools it may use in this channel. */
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { scopeOf, turnSettings } from '../src/discord/interaction-info.js';
+
+export const help: Command = {
+  data: new SlashCommandBuilder()
+    .setName('help')
+    .setDescription('How to use threadwise, and what it can do here.')
+    .setContexts(InteractionContextType.Guild),
+
+  async execute(interaction, ctx) {
+    const scope = scopeOf(interaction, interaction.member);
+    const [allowed, settings] = await Promise.all([ctx.allowedTools(scope), turnSettings(ctx, scope)]);
+    const tools = ctx.tools.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
+    const followUp = ctx.discord.messageContent
+      ? 'Anyone in the thread can keep talking to me: just write.'
+      : 'To follow up in the thread, mention me in your message, or use `/ask` there.';
+    await interaction.reply({
+      flags: MessageFlags.Ephemeral,
+      content: [
+        '**threadwise** answers questions by reasoning step by step and using tools, in a thread you can follow.',
+        '• `/ask question:` in a channel opens a thread for the question; inside a thread it continues the conversation.',
+        `• ${followUp} I remember the thread and know who said what.`,
+        '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it.',
+        `• Tools I may use here: ${tools.length ? tools.join(', ') : 'none (I answer from what I know)'}. Moderators choose them with \`/tools\`.`,
+        `• Here I show ${settings.display === 'full' ? 'every step' : settings.display === 'actions' ? 'the tools I call' : 'only answers'}, with up to ${settings.maxSteps} steps per question.`,
+      ].join('\n'),
+    });
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * The bot: a discord.js client with the fewest intents needed, routing interactions to `commands/`
+ * and thread messages to follow-ups. `startBot` resolves once the client is ready.
+ */
+import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction } from 'discord.js';
+import { commands } from '../../commands/index.js';
+import type { Command } from './command.js';
+import type { BotContext } from './context.js';
+import { handleFollowUps } from './follow-ups.js';
+import { handleStopButton } from './stop-button.js';
+import { STOP_PREFIX } from './thread-turn.js';
+import { NO_MENTIONS } from './turn-target.js';
+import { describeError } from '../errors.js';
+
+export interface BotOptions {
+  token: string;
+  /** REST base (DISCORD_API_BASE_URL); the gateway URL then comes from that API. */
+  apiBaseUrl?: string;
+  commandList?: readonly Command[];
+}
+
+export interface RunningBot {
+  client: Client<true>;
+  /** Stop runs (each posts that it was interrupted), then disconnect. */
+  stop(): Promise<void>;
+}
+
+export function createClient(ctx: BotContext, apiBaseUrl?: string): Client {
+  const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
+  if (ctx.discord.messageContent) intents.push(GatewayIntentBits.MessageContent);
+  return new Client({
+    intents,
+    allowedMentions: NO_MENTIONS,
+    ...(apiBaseUrl ? { rest: { api: apiBaseUrl.replace(/\/+$/, '') } } : {}),
+  });
+}
+
+export async function startBot(ctx: BotContext, options: BotOptions): Promise<RunningBot> {
+  const client = createClient(ctx, options.apiBaseUrl);
+  const byName = new Map((options.commandList ?? commands).map((c) => [c.data.name, c]));
+  const buttonRoutes = [...byName.values()].flatMap((c) => (c.buttons ? [c.buttons] : []));
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    void route(interaction).catch((error) => reportFailure(interaction, error));
+  });
+  const onMessage = handleFollowUps(client, ctx);
+  client.on(Events.MessageCreate, (message) => {
+    void onMessage(message).catch((error) => ctx.logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'));
+  });
+  client.on(Events.Error, (error) => ctx.logger.error({ err: error }, 'discord client error'));
+
+  async function route(interaction: Interaction): Promise<void> {
+    if (interaction.isChatInputCommand()) {
+      const command = byName.get(interaction.commandName);
+      if (!command) return void (await interaction.reply({ content: 'I do not know that command; it may be from an older version.', flags: MessageFlags.Ephemeral }));
+      await command.execute(interaction, ctx);
+    } else if (interaction.isAutocomplete()) {
+      await byName.get(interaction.commandName)?.autocomplete?.(interaction, ctx);
+    } else if (interaction.isButton()) {
+      if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, ctx);
+      await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, ctx);
+    }
+  }
+
+  async function reportFailure(interaction: Interaction, error: unknown): Promise<void> {
+    ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, 'interaction failed');
+    if (!interaction.isRepliable()) return;
+    const content = `Something went wrong: ${describeError(error)}`;
+    const reply = interaction.deferred || interaction.replied
+      ? interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
+      : interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await reply.catch(() => undefined);
+  }
+
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(options.token);
+  await ready;
+  ctx.logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+
+  return {
+    client: client as Client<true>,
+    async stop() {
+      await ctx.runs.stopAll('shutdown', 10_000);
+      await client.destroy();
+    },
+  };
+}

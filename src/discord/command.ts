@@ -1,0 +1,18 @@
+/** The shape of a slash command in `commands/`: its definition, what it does, and optional extras. */
+import type {
+  AutocompleteInteraction,
+  ButtonInteraction,
+  ChatInputCommandInteraction,
+  SlashCommandBuilder,
+  SlashCommandOptionsOnlyBuilder,
+  SlashCommandSubcommandsOnlyBuilder,
+} from 'discord.js';
+import type { BotContext } from './context.js';
+
+export interface Command {
+  data: SlashCommandBuilder | SlashCommandOptionsOnlyBuilder | SlashCommandSubcommandsOnlyBuilder;
+  execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void>;
+  /** Buttons this command put on messages, routed by custom id prefix (e.g. `reset:`). */
+  buttons?: { prefix: string; handle(interaction: ButtonInteraction, ctx: BotContext): Promise<void> };
+}

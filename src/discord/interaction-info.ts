@@ -1,0 +1,62 @@
+/**
+ * Facts about where an interaction or message happened and who sent it, read the same way for
+ * slash commands, buttons and messages: the run scope (for tool policy), names, and display settings.
+ */
+import type { Channel, GuildMember, Interaction, Message } from 'discord.js';
+import type { APIInteractionGuildMember } from 'discord.js';
+import type { BotContext, RunScope } from './context.js';
+import { DISPLAY_LEVELS, type DisplayLevel } from './format-steps.js';
+
+type AnyMember = GuildMember | APIInteractionGuildMember | null | undefined;
+
+export function roleIdsOf(member: AnyMember): string[] {
+  if (!member) return [];
+  if (Array.isArray(member.roles)) return member.roles;
+  return [...(member as GuildMember).roles.cache.keys()];
+}
+
+export function displayNameOf(member: AnyMember, user: { displayName?: string; username: string }): string {
+  if (member && 'displayName' in member && typeof member.displayName === 'string') return member.displayName;
+  const api = member as APIInteractionGuildMember | null | undefined;
+  return api?.nick ?? user.displayName ?? user.username;
+}
+
+/** The channel whose rules apply: a thread's parent, or the channel itself. */
+export function ruleChannel(channel: Channel | null): { channelId: string; categoryId: string | null } {
+  if (!channel) return { channelId: 'unknown', categoryId: null };
+  if (channel.isThread()) {
+    const parent = channel.parent;
+    return { channelId: channel.parentId ?? channel.id, categoryId: parent?.parentId ?? null };
+  }
+  return { channelId: channel.id, categoryId: 'parentId' in channel ? (channel.parentId ?? null) : null };
+}
+
+export function scopeOf(source: Interaction | Message, member: AnyMember): RunScope {
+  const user = 'author' in source ? source.author : source.user;
+  return { guildId: source.guildId, ...ruleChannel(source.channel), userId: user.id, roleIds: roleIdsOf(member) };
+}
+
+/** Display level and step limit for a run in this channel; defaults if the settings cannot be read. */
+export async function turnSettings(ctx: BotContext, scope: RunScope): Promise<{ display: DisplayLevel; maxSteps: number }> {
+  if (!scope.guildId) return { display: 'full', maxSteps: ctx.agent.maxSteps };
+  try {
+    const settings = await ctx.storage.guildSettings.get(scope.guildId);
+    const level = settings.displayLevels[scope.channelId] ?? (scope.categoryId ? settings.displayLevels[scope.categoryId] : undefined);
+    return {
+      display: DISPLAY_LEVELS.includes(level as DisplayLevel) ? (level as DisplayLevel) : 'full',
+      maxSteps: settings.stepLimit ?? ctx.agent.maxSteps,
+    };
+  } catch (error) {
+    ctx.logger.warn({ err: error, guildId: scope.guildId }, 'could not read guild settings; using defaults');
+    return { display: 'full', maxSteps: ctx.agent.maxSteps };
+  }
+}
+
+/** A thread name from the question: one line, at most 100 characters, cut at a word. */
+export function threadName(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim() || 'Question';
+  if (line.length <= 100) return line;
+  const cut = line.slice(0, 99);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 60 ? cut.slice(0, space) : cut}…`;
+}

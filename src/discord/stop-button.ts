@@ -1,0 +1,25 @@
+/**
+ * The Stop button under a running log. The person who started the run, or anyone who can manage
+ * messages in the channel, may stop it; others get a private note saying so.
+ */
+import { MessageFlags, PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
+import type { BotContext } from './context.js';
+import { STOP_PREFIX } from './thread-turn.js';
+
+export async function handleStopButton(interaction: ButtonInteraction, ctx: BotContext): Promise<void> {
+  const runId = interaction.customId.slice(STOP_PREFIX.length);
+  const run = ctx.runs.get(runId);
+  if (!run) {
+    await interaction.reply({ content: 'That run has already finished.', flags: MessageFlags.Ephemeral });
+    return;
+  }
+  const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
+  if (interaction.user.id !== run.starterId && !moderator) {
+    await interaction.reply({ content: 'Only the person who asked, or a moderator, can stop this run.', flags: MessageFlags.Ephemeral });
+    return;
+  }
+  // Acknowledge without a new message: the log loses its button when the run ends, and the thread says it stopped.
+  await interaction.deferUpdate();
+  ctx.runs.stop(runId, 'user');
+  ctx.logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
+}

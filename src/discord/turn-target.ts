@@ -1,0 +1,52 @@
+/**
+ * Where a turn's messages go. Normally a thread; when the bot may not create one, the interaction's
+ * own webhook (follow-ups need no channel permission), so the person still gets an answer.
+ */
+import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Message, ThreadChannel } from 'discord.js';
+import { DiscordCode, discordCode } from './discord-errors.js';
+
+/** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
+export const NO_MENTIONS = { parse: [] as never[], repliedUser: false };
+
+export interface Outgoing {
+  content: string;
+  components?: Array<ActionRowBuilder<ButtonBuilder>>;
+  files?: AttachmentBuilder[];
+}
+
+export interface TurnTarget {
+  /** The conversation this turn belongs to (the thread id), or undefined when there is no memory. */
+  conversationKey: string | undefined;
+  send(message: Outgoing): Promise<Message>;
+  edit(message: Message, update: Outgoing): Promise<void>;
+}
+
+export function threadTarget(thread: ThreadChannel): TurnTarget {
+  // An archived (not locked) thread is reopened once, then the send is retried.
+  const withUnarchive = async <T>(op: () => Promise<T>): Promise<T> => {
+    try {
+      return await op();
+    } catch (error) {
+      if (discordCode(error) !== DiscordCode.ThreadArchived) throw error;
+      await thread.setArchived(false);
+      return op();
+    }
+  };
+  return {
+    conversationKey: thread.id,
+    send: (m) => withUnarchive(() => thread.send({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS })),
+    edit: async (message, m) => {
+      await withUnarchive(() => message.edit({ content: m.content, components: m.components ?? [], allowedMentions: NO_MENTIONS }));
+    },
+  };
+}
+
+export function interactionTarget(interaction: ChatInputCommandInteraction): TurnTarget {
+  return {
+    conversationKey: undefined,
+    send: (m) => interaction.followUp({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS }),
+    edit: async (message, m) => {
+      await interaction.webhook.editMessage(message, { content: m.content, components: m.components ?? [], allowedMentions: NO_MENTIONS });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('/ask end to end', () => {
+  it('defers, opens a thread named after the question, shows each step, posts the answer and edits the original reply', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script(
+      { content: 'I will compute it.', toolCalls: [{ name: 'calculate', arguments: { expression: '17 * 3' } }] },
+      { content: '17 × 3 is **51**.' },
+    );
+    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 17 times 3?' } });
+    const answer = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+
+    expect(interaction.ackType).toBe(5);
+    expect(interaction.ackLatencyMs).toBeLessThan(3000);
+    const thread = fake.channel(answer.channelId)!;
+    expect(thread.name).toBe('What is 17 times 3?');
+    expect(thread.parentId).toBe(fake.defaults.channelId);
+
+    const inThread = fake.messagesIn(thread.id).filter((m) => m.authorId === fake.botId);
+    const log = inThread[0]!;
+    expect(log.content).toContain('💭 I will compute it.');
+    expect(log.content).toContain('🔧 `calculate(17 * 3)`');
+    expect(log.content).toMatch(/↳ result \(\d+ ms\)\n```\n51\n```/);
+    expect(log.components).toEqual([]); // the Stop button is gone once the run ended
+    expect(answer.content).toMatch(/^### Answer\n17 × 3 is \*\*51\*\*\.\n\n-# 2 steps · 30 tokens · /);
+    expect(inThread.at(-1)!.id).toBe(answer.id);
+
+    const original = fake.message(interaction.originalMessageId!)!;
+    await fake.waitFor(() => original.content.includes('Full answer and steps'), 5000);
+    expect(original.content).toContain('asked: What is 17 times 3?');
+    expect(original.content).toContain('> 17 × 3 is **51**.');
+    expect(original.content).toContain(`/channels/${fake.defaults.guildId}/${thread.id}/${answer.id}`);
+
+    // What the model was offered: the default tools, never read_url.
+    expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time']);
+    // The conversation was saved under the thread.
+    const saved = await h.ctx.storage.conversations.load(thread.id);
+    expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(saved.messages[0]!.author).toEqual({ id: fake.defaults.userId, name: expect.any(String) });
+  });
+});
