@@ -57,10 +57,14 @@ function describeAtOffset(now: Date, match: RegExpExecArray): string {
   return `${humanDate(shifted, 'UTC')} (${utcLabel(minutes)}). ISO 8601: ${isoAt(now, minutes)}.`;
 }
 
+/** "Tuesday 4 March 2025, 15:05:09", assembled from parts so ICU versions cannot change the layout. */
 function humanDate(date: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-  return `${day.format(date)}, ${time.format(date)}`;
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric',
+    hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('weekday')} ${part('day')} ${part('month')} ${part('year')}, ${part('hour')}:${part('minute')}:${part('second')}`;
 }
 
 function partOf(date: Date, timeZone: string, options: Intl.DateTimeFormatOptions, type: string): string {

@@ -94,7 +94,9 @@ function scan(html: string, lower: string): string {
       i = end === -1 ? html.length : Math.max(i, lower.indexOf('>', end) + 1 || html.length);
       continue;
     }
-    if (name === 'li' && !closing) out.push('\n- ');
+    if (name === 'li') {
+      if (!closing) out.push('\n- ');
+    }
     else if (name === 'td' || name === 'th') out.push(' ');
     else if (BLOCK.has(name)) out.push(/^h[1-6]$/.test(name) || name === 'p' ? '\n\n' : '\n');
   }
