@@ -65,10 +65,12 @@ export function storageFailure(kind: BackendKind, where: string, action: string,
   let advice: string;
   if (code === 'SQLITE_BUSY' || /SQLITE_BUSY|database is locked/i.test(detail)) {
     advice = 'The SQLite file is locked by another process. Nothing was written; try again, or stop the other process.';
-  } else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|client is closed|not connected|failed to connect/i.test(detail)) {
+  } else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|client is closed|offline|not connected|failed to connect/i.test(detail)) {
     advice = `Cannot reach the ${kind} server. Nothing was written; check that it runs and that KEYV_URL is right.`;
   } else if (/timeout|timed out/i.test(detail)) {
-    advice = `The ${kind} server did not answer in time; a write may or may not have been applied.`;
+    advice = `The ${kind} server did not answer in time. If this was a write, it may or may not have been applied.`;
+  } else if (/socket closed|ECONNRESET|EPIPE|connection terminated/i.test(detail)) {
+    advice = `The connection to the ${kind} server dropped. If this was a write, it may or may not have been applied.`;
   } else {
     advice = 'The call did not complete; see the cause above.';
   }

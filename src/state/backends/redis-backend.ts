@@ -3,8 +3,10 @@
  * in one MULTI, which Redis applies whole or not at all, in arrival order, whichever process sends it.
  *
  * The client is built here rather than by the adapter so that failures surface: the first connection
- * gives up at once instead of retrying forever, commands are refused (not queued) while a dropped
- * connection is re-established, and every command has a timeout.
+ * gives up at once instead of retrying forever, and commands are refused (not queued) while a dropped
+ * connection is re-established. node-redis's own command timeout stops counting once a command is on
+ * the wire, so a server that stops answering would still hang a call; every call here is also raced
+ * against `commandMs`.
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient } from '@keyv/redis';
@@ -47,14 +49,15 @@ export async function openRedisBackend(url: string, options: OpenOptions): Promi
   const adapter = new KeyvRedis(client, { throwOnConnectError: true, throwOnErrors: true });
   const keyv = new Keyv(adapter, { throwOnErrors: true, namespace: undefined, useKeyPrefix: false });
   try {
-    await withTimeout(client.connect(), connectMs, `no connection within ${connectMs} ms`);
-    await client.ping();
+    await withTimeout(client.connect(), connectMs, `could not connect within ${connectMs} ms`);
+    await withTimeout(client.ping(), commandMs, `PING timed out after ${commandMs} ms`);
   } catch (error) {
-    client.destroy();
+    if (client.isOpen) client.destroy();
     throw storageFailure('redis', where, 'connecting', error);
   }
 
-  const run = <T>(action: string, call: () => Promise<T>) => guarded('redis', where, action, call);
+  const run = <T>(action: string, call: () => Promise<T>) =>
+    guarded('redis', where, action, () => withTimeout(call(), commandMs, `timed out after ${commandMs} ms`));
   return {
     kind: 'redis',
     where,

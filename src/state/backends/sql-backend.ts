@@ -9,10 +9,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
-import KeyvPostgres from '@keyv/postgres';
+import type KeyvPostgres from '@keyv/postgres';
 import { StorageError } from '../../errors.js';
 import { guarded, redactUrl, type Backend, type LogEntry, type OpenOptions } from './backend.js';
 import { sqlStatements, type SqlStatements } from './sql-statements.js';
+import { OwnPoolKeyvPostgres } from './postgres-adapter.js';
 
 type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
@@ -34,14 +35,14 @@ export async function openSqliteBackend(file: string, options: OpenOptions): Pro
 
 /** Connect to PostgreSQL, with bounded connection and query times. */
 export async function openPostgresBackend(url: string, options: OpenOptions): Promise<Backend> {
-  const adapter = new KeyvPostgres({
+  const adapter = new OwnPoolKeyvPostgres({
     uri: url,
     connectionTimeoutMillis: options.timeouts.connectMs,
     query_timeout: options.timeouts.commandMs,
     max: 10,
-  } as ConstructorParameters<typeof KeyvPostgres>[0]);
-  adapter.on('error', (error: unknown) => options.onBackgroundError(String(error)));
+  });
   const where = redactUrl(url);
+  adapter.on('error', (error: unknown) => options.onBackgroundError(`PostgreSQL at ${where}: ${(error as Error)?.message ?? error}`));
   const query = ((sql: string, params?: unknown[]) => adapter.query(sql, params)) as Query;
   const table = `${adapter.opts.schema ?? 'public'}.${adapter.opts.table ?? 'keyv'}`;
   const statements = sqlStatements('postgres', table);
