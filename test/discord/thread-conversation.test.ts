@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Ask in #general and wait for the answer; returns the thread id. */
+async function askAndWait(harness: Harness, question: string): Promise<string> {
+  const before = harness.fake.mark();
+  harness.fake.sendSlashCommand({ name: 'ask', options: { question } });
+  const answer = await harness.fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000, { since: before });
+  return answer.channelId;
+}
+
+describe('conversations in a thread', () => {
+  it('answers a follow-up with the remembered history and knows who is talking', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'Paris.' }, { content: 'About 2.1 million people.' });
+    const threadId = await askAndWait(h, 'What is the capital of France?');
+
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: threadId, userId: fake.defaults.otherUserId, content: 'How many people live there?' });
+    await fake.waitForMessage((m) => m.content.includes('2.1 million'), 10_000, { since: mark });
+
+    const sent = model.requests[1]!.body.messages.slice(1);
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(sent[0]!.content).toMatch(/^\[.+\] What is the capital of France\?$/);
+    expect(sent[1]!.content).toBe('Paris.');
+    expect(sent[2]!.content).toMatch(/^\[.+\] How many people live there\?$/);
+    expect(sent[0]!.content).not.toBe(sent[2]!.content.replace('How many people live there?', 'What is the capital of France?'));
+  });
+
+  it('without the Message Content intent, follows up only on messages that mention the bot', async () => {
+    h = await startHarness({ messageContent: false });
+    const { fake, model } = h;
+    model.script({ content: 'First answer.' }, { content: 'Second answer.' });
+    const threadId = await askAndWait(h, 'First question?');
+
+    fake.sendMessage({ channelId: threadId, content: 'just chatting among ourselves' });
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: threadId, content: 'and a real follow-up?', mentionBot: true });
+    await fake.waitForMessage((m) => m.content.includes('Second answer.'), 10_000, { since: mark });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.body.messages.at(-1)!.content).toMatch(/\] and a real follow-up\?$/);
+  });
+
+  it('answers two people who post at once, in order, dropping neither', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'Opening answer.' }, { content: 'Answer to Alice.', delayMs: 300 }, { content: 'Answer to Bob.' });
+    const threadId = await askAndWait(h, 'Start?');
+
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: threadId, userId: fake.defaults.userId, content: 'Alice here: question A' });
+    fake.sendMessage({ channelId: threadId, userId: fake.defaults.otherUserId, content: 'Bob here: question B' });
+    await fake.waitForMessage((m) => m.content.includes('Answer to Bob.'), 10_000, { since: mark });
+
+    const answers = fake.messagesIn(threadId).filter((m) => m.content.startsWith('### Answer')).map((m) => m.content.split('\n')[1]);
+    expect(answers).toEqual(['Opening answer.', 'Answer to Alice.', 'Answer to Bob.']);
+    // Bob's run saw Alice's exchange: nothing lost, nothing interleaved.
+    const bobRun = model.requests[2]!.body.messages.map((m) => m.content);
+    expect(bobRun.slice(-3)).toEqual([expect.stringContaining('question A'), 'Answer to Alice.', expect.stringContaining('question B')]);
+    const saved = await h.ctx.storage.conversations.load(threadId);
+    expect(saved.messages.filter((m) => m.role === 'user').map((m) => m.author?.id)).toEqual([fake.defaults.userId, fake.defaults.userId, fake.defaults.otherUserId]);
+  });
+
+  it('stops a run when the asker presses Stop, and says so in the thread', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'Thinking hard…', toolCalls: [{ name: 'current_time', arguments: {} }] }, { content: 'never seen', delayMs: 5_000 });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Slow one?' } });
+    const log = await fake.waitForMessage((m) => m.components.length > 0, 10_000);
+    const customId = (log.components[0] as { components: Array<{ custom_id: string }> }).components[0]!.custom_id;
+    await fake.waitForMessage((m) => m.id === log.id && m.content.includes('↳ result'), 10_000);
+
+    const bob = fake.clickButton({ messageId: log.id, customId, userId: fake.defaults.otherUserId, channelId: log.channelId });
+    await fake.waitForCallback(bob.id);
+    expect(bob.ephemeral).toBe(true);
+
+    const click = fake.clickButton({ messageId: log.id, customId, channelId: log.channelId });
+    const stopped = await fake.waitForMessage((m) => m.content.startsWith('⏹️ Stopped'), 10_000);
+    expect(click.ackType).toBe(6);
+    expect(stopped.channelId).toBe(log.channelId);
+    expect(fake.message(log.id)!.components).toEqual([]);
+    expect(fake.messagesIn(log.channelId).some((m) => m.content.includes('never seen'))).toBe(false);
+  });
+
+  it('never pings anyone, whatever the model writes', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script({ content: `@everyone @here <@&${fake.defaults.everyoneRoleId}> <@${fake.defaults.userId}> look!` });
+    const threadId = await askAndWait(h, 'Say hi to everyone');
+    const botMessages = fake.messagesIn(threadId).filter((m) => m.authorId === fake.botId);
+    expect(botMessages.length).toBeGreaterThan(0);
+    for (const m of [...botMessages, ...fake.messagesIn(fake.defaults.channelId).filter((x) => x.authorId === fake.botId)]) {
+      expect(m.pings).toEqual({ everyone: false, users: [], roles: [] });
+    }
+  });
+
+  it('sends a 9,000-character answer as a file with its start inline', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    const long = Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(3, '0')}`).join('\n');
+    model.script({ content: long });
+    const threadId = await askAndWait(h, 'Write a lot');
+    const answer = fake.messagesIn(threadId).find((m) => m.content.startsWith('### Answer'))!;
+    expect(answer.content.length).toBeLessThanOrEqual(2000);
+    expect(answer.content).toContain('the full text is in the attached file');
+    expect(answer.attachments).toHaveLength(1);
+    expect(answer.attachments[0]!.filename).toBe('answer.md');
+    expect(answer.attachments[0]!.size).toBeGreaterThan(9000);
+  });
+
+  it('says so in the thread when the model server is down, and keeps the memory intact', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'First answer.' });
+    const threadId = await askAndWait(h, 'First?');
+    await model.close();
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: threadId, content: 'Second?' });
+    const notice = await fake.waitForMessage((m) => m.content.startsWith('❌'), 10_000, { since: mark });
+    expect(notice.content).toMatch(/The run failed.*Could not reach the model server/);
+    const saved = await h.ctx.storage.conversations.load(threadId);
+    expect(saved.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'First?'], ['assistant', 'First answer.'], ['user', 'Second?'],
+    ]);
+  });
+
+  it('answers in the channel and names the permission when it may not create threads', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    fake.setPermissions({ channelId: fake.defaults.channelId, deny: ['CreatePublicThreads'] });
+    model.script({ content: 'Here is the answer anyway.' });
+    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'No threads?' } });
+    const answer = await fake.waitForMessage((m) => m.content.includes('Here is the answer anyway.'), 10_000);
+    expect(fake.threadsIn(fake.defaults.channelId)).toHaveLength(0);
+    expect(answer.channelId).toBe(fake.defaults.channelId);
+    const original = fake.message(interaction.originalMessageId!)!;
+    expect(original.content).toContain('missing the Create Public Threads permission');
+  });
+});
