@@ -1,0 +1,40 @@
+/**
+ * `npm run deploy-commands`: register the slash commands with Discord, to DISCORD_GUILD_ID when set
+ * (instant) or globally (Discord may take up to an hour to show them everywhere), and say what it did.
+ */
+import { REST, Routes, type RESTGetAPIApplicationResult } from 'discord.js';
+import { loadConfig } from '../config.js';
+import { ConfigError, describeError } from '../errors.js';
+import { commands } from '../../commands/index.js';
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig({ needDiscord: true });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return 1;
+  }
+  const discord = config.discord!;
+  const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
+  const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetAPIApplicationResult).id;
+  const body = commands.map((c) => c.data.toJSON());
+  const names = commands.map((c) => `/${c.data.name}`).join(', ');
+  if (discord.guildId) {
+    await rest.put(Routes.applicationGuildCommands(applicationId, discord.guildId), { body });
+    console.log(`Registered ${body.length} commands (${names}) in server ${discord.guildId}. They are available now.`);
+  } else {
+    await rest.put(Routes.applicationCommands(applicationId), { body });
+    console.log(`Registered ${body.length} commands (${names}) globally. Discord may take up to an hour to show them in every server; set DISCORD_GUILD_ID for instant registration while testing.`);
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`Could not register the commands: ${describeError(error)}`);
+    process.exit(1);
+  },
+);
