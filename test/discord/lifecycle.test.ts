@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('bot lifecycle and thread states', () => {
+  it('on shutdown tells running threads they were interrupted', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script({ content: 'slow', delayMs: 10_000 });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Will this finish?' } });
+    const thread = await fake.waitForThread(() => true, 10_000);
+    await new Promise((r) => setTimeout(r, 200)); // the model call is in flight
+    const harness = h;
+    h = undefined;
+    await harness.close({ keepFakes: true });
+    const notice = fake.messagesIn(thread.id).find((m) => m.content.startsWith('⏹️ Interrupted'));
+    expect(notice?.content).toContain('the bot is restarting');
+    await fake.close();
+    await model.close();
+  });
+
+  it('refuses /ask in a locked thread with a clear message', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script({ content: 'First.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Lock me?' } });
+    const answer = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    fake.updateThread(answer.channelId, { locked: true, archived: false });
+    const again = fake.sendSlashCommand({ name: 'ask', options: { question: 'Still there?' }, channelId: answer.channelId });
+    await fake.waitFor(() => fake.message(again.originalMessageId ?? '')?.content.includes('locked') ?? false, 10_000);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('continues an archived thread with /ask inside it, reopening it', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script({ content: 'First.' }, { content: 'Second.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Archive me?' } });
+    const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    fake.updateThread(first.channelId, { archived: true });
+    const mark = fake.mark();
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Back again?' }, channelId: first.channelId });
+    const second = await fake.waitForMessage((m) => m.content.includes('Second.'), 10_000, { since: mark });
+    expect(second.channelId).toBe(first.channelId);
+    expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+});
