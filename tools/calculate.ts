@@ -26,6 +26,7 @@ export function createCalculateTool(calculator: Calculator): ToolDefinition<z.in
       'fractions and big numbers (bignumber(2)^200). Returns the result only; text is never returned.',
     parameters,
     textParameter: 'expression',
+    aliases: ['calculator', 'calc', 'math'],
     examples: ['(17 + 4) * 3 / 7', '15% * 240', '5 km to mi'],
     async run({ expression }, ctx) {
       return calculator.calculate(expression.trim(), ctx.signal);

@@ -137,7 +137,9 @@ export class Calculator {
       return;
     }
     this.retire(slot);
-    if (outcome.kind === 'timeout') {
+    if (this.closed) {
+      job.settle({ error: new ToolError('The calculator has shut down.') });
+    } else if (outcome.kind === 'timeout') {
       job.settle({ error: new ToolError(`The calculation took longer than ${this.timeoutMs / 1000} s and was stopped. Use smaller numbers or a simpler expression.`) });
     } else if (outcome.kind === 'died' && (outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
       job.settle({ error: new ToolError(`The calculation needed more than the calculator's ${this.maxMemoryMb} MB of memory and was stopped. Use smaller numbers or matrices.`) });

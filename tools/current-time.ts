@@ -24,6 +24,7 @@ export const currentTimeTool = defineTool({
     'depends on the date or time now (your own knowledge of the date is out of date).',
   parameters,
   textParameter: 'timezone',
+  aliases: ['time', 'date', 'now', 'get_current_time'],
   examples: ['Europe/Paris', 'UTC', 'America/New_York'],
   async run({ timezone }, ctx) {
     const now = ctx.now();

@@ -44,6 +44,7 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
       'gives a link or asks what a page says. Only http(s) pages with text content can be read.',
     parameters,
     textParameter: 'url',
+    aliases: ['browse', 'fetch_url', 'open_url'],
     examples: ['https://en.wikipedia.org/wiki/ReAct', 'https://www.example.com/'],
     network: true,
     async run({ url }, ctx) {

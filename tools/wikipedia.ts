@@ -48,6 +48,8 @@ export function createWikipediaTool(options: WikipediaOptions): ToolDefinition<z
       'short topic name, not a question.',
     parameters,
     textParameter: 'query',
+    // `search` is the ReAct paper's name for its Wikipedia action; models trained on it use it.
+    aliases: ['search', 'search_wikipedia', 'wiki'],
     examples: ['Marie Curie', 'Great Barrier Reef', 'Python (programming language)'],
     async run({ query }, ctx) {
       const search = await api({ action: 'query', list: 'search', srsearch: query, srlimit: '5', srprop: 'snippet' }, ctx);

@@ -43,3 +43,12 @@ describe('the toolbox', () => {
     await expect(other.tools[0]!.run({ expression: '1' }, toolContext())).rejects.toThrow(/shut down/);
   });
 });
+
+describe('tool names', () => {
+  it('never lets one tool answer to another tool\'s name or alias', () => {
+    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x' });
+    const names = toolbox.tools.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]);
+    expect(new Set(names).size).toBe(names.length);
+    return toolbox.close();
+  });
+});
