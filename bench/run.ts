@@ -1,9 +1,13 @@
-/** `npm run bench`: every benchmark section, printed as markdown tables with ratios against in-run baselines. */
+/** `npm run bench [section ...]`: benchmark sections as markdown tables, with ratios against in-run baselines. */
 import { benchEngine } from './engine.js';
+import { benchDiscord } from './discord.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
-const sections: Array<[string, () => Promise<BenchSection>]> = [['engine', () => benchEngine()]];
+const sections: Array<[string, () => Promise<BenchSection>]> = [
+  ['engine', () => benchEngine()],
+  ['discord', () => benchDiscord()],
+];
 
 for (const [name, run] of sections) {
   if (only.length && !only.includes(name)) continue;

@@ -1,0 +1,85 @@
+/**
+ * The bot under load, against the fake Discord and fake model server (both local):
+ * - acknowledgement latency (interaction dispatched → deferred callback) with 50 runs in flight,
+ *   against the same measure on an idle bot in the same process run;
+ * - REST calls per 3-step run, against posting one message per step event (the naive view).
+ */
+import { FakeDiscord } from '../test/fake-discord/index.js';
+import { FakeOpenAIServer, type ScriptedReply } from '../test/fakes/openai-server.js';
+import { startHarness } from '../test/discord/harness.js';
+import { fmt, median, percentile, type BenchSection } from './stats.js';
+
+/** A 3-step run: two tool calls, then the answer. */
+function threeStepRun(delayMs: number): ScriptedReply[] {
+  return [
+    { content: 'First I compute.', toolCalls: [{ name: 'calculate', arguments: { expression: '2 + 2' } }], delayMs },
+    { content: 'Now the time.', toolCalls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }], delayMs },
+    { content: 'Done: 4.', delayMs },
+  ];
+}
+
+async function ackLatencies(inFlight: number, samples: number): Promise<number[]> {
+  const fake = await FakeDiscord.start({ log: () => undefined, rateLimit: { mode: 'off' } });
+  const model = await FakeOpenAIServer.start();
+  const h = await startHarness({ stepLogIntervalMs: 1200 }, { fake, model });
+  try {
+    // Background load: `inFlight` runs whose model calls are slow, so they stay in flight.
+    for (let i = 0; i < inFlight; i++) model.script(...threeStepRun(3_000));
+    const load = Array.from({ length: inFlight }, (_, i) => fake.sendSlashCommand({ name: 'ask', options: { question: `load ${i}` } }));
+    await fake.waitFor(() => load.every((i) => i.acknowledged), 30_000);
+    await new Promise((r) => setTimeout(r, 300));
+    const latencies: number[] = [];
+    const warmup = 20; // the first interactions pay for JIT compilation; they are not kept
+    for (let i = 0; i < samples + warmup; i++) {
+      model.script({ content: 'quick' });
+      const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: `sample ${i}` } });
+      await fake.waitForCallback(interaction.id, 10_000);
+      if (i >= warmup) latencies.push(interaction.ackLatencyMs!);
+    }
+    return latencies;
+  } finally {
+    await h.close({ keepFakes: true });
+    await fake.close();
+    await model.close();
+  }
+}
+
+async function restCallsPerRun(): Promise<{ ours: number; naive: number; routes: Record<string, number> }> {
+  const fake = await FakeDiscord.start({ log: () => undefined });
+  const model = await FakeOpenAIServer.start();
+  const h = await startHarness({ stepLogIntervalMs: 1200 }, { fake, model });
+  try {
+    model.script(...threeStepRun(0));
+    fake.resetRestCalls();
+    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 2 + 2, and what time is it?' } });
+    await fake.waitFor(() => fake.message(interaction.originalMessageId ?? '')?.content.includes('Full answer') ?? false, 15_000);
+    await new Promise((r) => setTimeout(r, 300)); // let the last call's record land
+    const counts = fake.restCallCounts();
+    const ours = Object.values(counts).reduce((a, b) => a + b, 0);
+    // Naive view: defer, reply, thread, one message per thought/action/observation (2 steps × 3), answer.
+    const naive = 3 + 2 * 3 + 1 + 1;
+    return { ours, naive, routes: counts };
+  } finally {
+    await h.close({ keepFakes: true });
+    await fake.close();
+    await model.close();
+  }
+}
+
+export async function benchDiscord(): Promise<BenchSection> {
+  const idle = await ackLatencies(0, 100);
+  const loaded = await ackLatencies(50, 100);
+  const rest = await restCallsPerRun();
+  return {
+    name: 'Discord: acknowledgement latency and REST calls (fake Discord and model server on 127.0.0.1)',
+    rows: [
+      { measure: 'ack latency p50, idle bot (baseline)', value: `${fmt(median(idle))} ms`, ratio: '1.00' },
+      { measure: 'ack latency p99, idle bot', value: `${fmt(percentile(idle, 99))} ms`, ratio: fmt(percentile(idle, 99) / median(idle), 2) },
+      { measure: 'ack latency p50, 50 runs in flight', value: `${fmt(median(loaded))} ms`, ratio: fmt(median(loaded) / median(idle), 2) },
+      { measure: 'ack latency p99, 50 runs in flight (goal < 100 ms)', value: `${fmt(percentile(loaded, 99))} ms`, ratio: fmt(percentile(loaded, 99) / median(idle), 2) },
+      { measure: 'REST calls per 3-step run, one message per step event (baseline)', value: rest.naive, ratio: '1.00' },
+      { measure: 'REST calls per 3-step run, threadwise', value: rest.ours, ratio: fmt(rest.ours / rest.naive, 2) },
+    ],
+    notes: [`REST calls by route for one 3-step run: ${Object.entries(rest.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`],
+  };
+}
