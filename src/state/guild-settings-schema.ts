@@ -13,6 +13,8 @@ export const ToolRuleSchema = z.looseObject({
   tool: z.string().min(1),
   allow: z.boolean(),
   channelId: z.string().optional(),
+  /** A category: the rule applies in every channel under it (a channel rule there still wins). */
+  categoryId: z.string().optional(),
   roleId: z.string().optional(),
 });
 
@@ -22,6 +24,8 @@ export const AuditEntrySchema = z.looseObject({
   actorId: z.string(),
   action: z.string(),
   detail: z.string().optional(),
+  /** The actor's display name at the time, so the log reads well after they leave or rename. */
+  actorName: z.string().optional(),
 });
 
 export const GuildSettingsSchema = z.looseObject({
@@ -32,6 +36,8 @@ export const GuildSettingsSchema = z.looseObject({
   /** Overrides AGENT_MAX_STEPS for this guild. */
   stepLimit: z.number().int().min(1).max(50).optional(),
   auditLog: z.array(AuditEntrySchema).default([]),
+  /** Where every moderator change is also posted; unset means nowhere. */
+  logChannelId: z.string().optional(),
   updatedAt: z.number().optional(),
 });
 

@@ -1,0 +1,117 @@
+/**
+ * /settings — how much of each run the bot shows in a channel (`full` | `actions` | `answer`) and the
+ * server's step limit. Moderators only, checked at registration and again at run time (like /tools);
+ * every change is audited and posted to the log channel.
+ */
+import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import type { BotContext } from '../src/discord/context.js';
+import { DISPLAY_LEVELS, type DisplayLevel } from '../src/discord/format-steps.js';
+import { ruleChannel } from '../src/discord/interaction-info.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from '../src/policy/command-options.js';
+import { allowModerator, saveChange } from '../src/policy/moderation.js';
+
+type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
+
+const LEVEL_WORDS: Record<DisplayLevel, string> = {
+  full: 'every step (thoughts, tool calls, results)',
+  actions: 'the tools I call, without thoughts or results',
+  answer: 'only the answer',
+};
+
+/** The channel (or category) a display setting is for: the option, or where the command was used. */
+async function displayTarget(interaction: GuildCommand): Promise<{ id: string; label: string }> {
+  const place = await placeOption(interaction);
+  if (place?.channelId) return { id: place.channelId, label: `<#${place.channelId}>` };
+  if (place?.categoryId) return { id: place.categoryId, label: `category <#${place.categoryId}> (channels without their own level)` };
+  const here = ruleChannel(interaction.channel).channelId;
+  return { id: here, label: `<#${here}>` };
+}
+
+async function setDisplay(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+  const level = interaction.options.getString('level', true);
+  if (level !== 'default' && !DISPLAY_LEVELS.includes(level as DisplayLevel)) {
+    throw new OptionProblem(`Unknown display level \`${level.slice(0, 30)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
+  }
+  const target = await displayTarget(interaction);
+  const detail = level === 'default'
+    ? `reset the display level in ${target.label} to the default`
+    : `set the display level in ${target.label} to \`${level}\` (${LEVEL_WORDS[level as DisplayLevel]})`;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'settings.display',
+    detail,
+    apply: (s) => {
+      const { [target.id]: _old, ...others } = s.displayLevels;
+      return { ...s, displayLevels: level === 'default' ? others : { ...others, [target.id]: level } };
+    },
+  });
+  return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
+}
+
+async function setStepLimit(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+  const limit = interaction.options.getInteger('limit');
+  const detail = limit === null
+    ? `reset the step limit to the bot's default (${ctx.agent.maxSteps})`
+    : `set the step limit to ${limit} step${limit === 1 ? '' : 's'} per question`;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'settings.step-limit',
+    detail,
+    apply: (s) => {
+      const { stepLimit: _old, ...rest } = s;
+      return limit === null ? rest : { ...rest, stepLimit: limit };
+    },
+  });
+  return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
+}
+
+async function show(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+  const here = ruleChannel(interaction.channel);
+  const settings = await ctx.storage.guildSettings.get(interaction.guildId);
+  const own = settings.displayLevels[here.channelId];
+  const fromCategory = here.categoryId ? settings.displayLevels[here.categoryId] : undefined;
+  const level = (own ?? fromCategory ?? 'full') as DisplayLevel;
+  const source = own ? 'set for this channel' : fromCategory ? 'set for its category' : 'the default';
+  return [
+    `**Settings in <#${here.channelId}>**`,
+    `• Display: \`${level}\`, ${LEVEL_WORDS[level] ?? level} (${source}).`,
+    `• Step limit: ${settings.stepLimit ?? ctx.agent.maxSteps} per question (${settings.stepLimit ? 'set for this server' : "the bot's default"}).`,
+  ].join('\n');
+}
+
+export const settings: Command = {
+  data: new SlashCommandBuilder()
+    .setName('settings')
+    .setDescription('How much I show per channel, and my step limit (moderators).')
+    .setContexts(InteractionContextType.Guild)
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .addSubcommand((s) =>
+      s.setName('display').setDescription('How much of each run I show in a channel')
+        .addStringOption((o) => o.setName('level').setDescription('full, actions, or answer').setRequired(true).addChoices(
+          { name: 'full: every step', value: 'full' },
+          { name: 'actions: tool calls only', value: 'actions' },
+          { name: 'answer: only the answer', value: 'answer' },
+          { name: 'default (remove the setting)', value: 'default' },
+        ))
+        .addChannelOption((o) => o.setName('channel').setDescription('Channel or category (default: this channel)').addChannelTypes(...RULE_CHANNEL_TYPES)))
+    .addSubcommand((s) =>
+      s.setName('step-limit').setDescription('Most steps per question on this server')
+        .addIntegerOption((o) => o.setName('limit').setDescription('1-50; leave out for the default').setMinValue(1).setMaxValue(50)))
+    .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel')),
+
+  async execute(interaction, ctx) {
+    if (!(await allowModerator(interaction, 'settings')) || !interaction.inGuild()) return;
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    let content: string;
+    try {
+      const sub = interaction.options.getSubcommand();
+      content = sub === 'display' ? await setDisplay(interaction, ctx) : sub === 'step-limit' ? await setStepLimit(interaction, ctx) : await show(interaction, ctx);
+    } catch (error) {
+      if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');
+      content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
+    }
+    // An empty string means saveChange already told the moderator what went wrong.
+    if (content) await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: NO_MENTIONS });
+  },
+};

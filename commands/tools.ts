@@ -1,0 +1,82 @@
+/**
+ * /tools — moderators decide which tools the bot may use: per server, channel, category or role.
+ * Registered with Manage Server as the default member permission and checked again when it runs,
+ * because server admins can make any command visible to anyone. Every change is audited.
+ */
+import {
+  ChannelType,
+  InteractionContextType,
+  MessageFlags,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  type SlashCommandSubcommandBuilder,
+} from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+import { AUDIT_SHOW_MAX } from '../src/policy/audit.js';
+import { OptionProblem, RULE_CHANNEL_TYPES } from '../src/policy/command-options.js';
+import { allowModerator } from '../src/policy/moderation.js';
+import { changeTool, listTools, resetTools, setLogChannel, showAudit } from '../src/policy/tools-subcommands.js';
+
+function withTool(s: SlashCommandSubcommandBuilder, required: boolean): SlashCommandSubcommandBuilder {
+  return s.addStringOption((o) => o.setName('tool').setDescription(required ? 'Which tool' : 'Which tool (leave out for every tool)').setRequired(required).setAutocomplete(true));
+}
+
+function withTarget(s: SlashCommandSubcommandBuilder, what: string): SlashCommandSubcommandBuilder {
+  return s
+    .addChannelOption((o) => o.setName('channel').setDescription('Only in this channel or category (default: the whole server)').addChannelTypes(...RULE_CHANNEL_TYPES))
+    .addRoleOption((o) => o.setName('role').setDescription(`Only for runs started by members with this role${what}`));
+}
+
+export const tools: Command = {
+  data: new SlashCommandBuilder()
+    .setName('tools')
+    .setDescription('Choose which tools I may use here (moderators).')
+    .setContexts(InteractionContextType.Guild)
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .addSubcommand((s) =>
+      s.setName('list').setDescription('What is enabled here, and why')
+        .addChannelOption((o) => o.setName('channel').setDescription('Explain another channel or category').addChannelTypes(...RULE_CHANNEL_TYPES))
+        .addRoleOption((o) => o.setName('role').setDescription('Explain for a member with this role instead of you')))
+    .addSubcommand((s) => withTarget(withTool(s.setName('enable').setDescription('Let me use a tool'), true), ' (wins over channel rules)'))
+    .addSubcommand((s) => withTarget(withTool(s.setName('disable').setDescription('Stop me from using a tool'), true), ' (wins over channel rules)'))
+    .addSubcommand((s) =>
+      withTarget(withTool(s.setName('reset').setDescription('Remove rules so defaults apply again'), false), '')
+        .addBooleanOption((o) => o.setName('everywhere').setDescription('Remove the rules in every channel, category and role too')))
+    .addSubcommand((s) =>
+      s.setName('audit').setDescription('The latest changes to tools and settings')
+        .addIntegerOption((o) => o.setName('count').setDescription(`How many (1-${AUDIT_SHOW_MAX}, default 10)`).setMinValue(1).setMaxValue(AUDIT_SHOW_MAX)))
+    .addSubcommand((s) =>
+      s.setName('log-channel').setDescription('Post every change in a channel (leave out to stop)')
+        .addChannelOption((o) => o.setName('channel').setDescription('Where to post changes').addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))),
+
+  async execute(interaction, ctx) {
+    if (!(await allowModerator(interaction, 'tools')) || !interaction.inGuild()) return;
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    try {
+      switch (interaction.options.getSubcommand()) {
+        case 'list': return await listTools(interaction, ctx);
+        case 'enable': return await changeTool(interaction, ctx, true);
+        case 'disable': return await changeTool(interaction, ctx, false);
+        case 'reset': return await resetTools(interaction, ctx);
+        case 'audit': return await showAudit(interaction, ctx);
+        case 'log-channel': return await setLogChannel(interaction, ctx);
+        default: throw new OptionProblem('I do not know that subcommand; it may be from an older version.');
+      }
+    } catch (error) {
+      if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/tools failed');
+      const content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
+      await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
+    }
+  },
+
+  async autocomplete(interaction, ctx) {
+    const typed = interaction.options.getFocused().trim().toLowerCase();
+    const choices = ctx.tools
+      .filter((t) => t.name.toLowerCase().includes(typed))
+      .slice(0, 25)
+      .map((t) => ({ name: t.network ? `${t.name} (reaches the web: off by default)` : t.name, value: t.name }));
+    await interaction.respond(choices);
+  },
+};

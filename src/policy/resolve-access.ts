@@ -1,0 +1,101 @@
+/**
+ * Which tools a run may use, and why: a pure function of the guild's rules, where the run happens and
+ * who started it. No I/O, no discord.js, so the precedence table is tested on its own.
+ *
+ * Location rules (rules without a role) decide first, most specific wins:
+ *   channel rule > category rule > server rule > built-in default.
+ * Role rules then apply to the member who started the run, and beat the location verdict: a role allow
+ * turns on a tool the location leaves off (e.g. read_url for @Researchers), a role deny turns off a tool
+ * the location allows. If the member's roles disagree, deny wins, so a restricting role (e.g. @Muted) is
+ * never undone by another role. A role rule may be narrowed to a channel or category; it then only
+ * counts there. Among identical rules the newest (last) one counts.
+ */
+import type { ToolRule } from '../state/guild-settings-schema.js';
+
+/** What a tool must say about itself for the built-in default. */
+export interface PolicyTool {
+  name: string;
+  /** Reaches beyond the bot's process (the web): off until a moderator turns it on. */
+  network?: boolean;
+}
+
+/** Where a run happens and whose roles count. */
+export interface AccessScope {
+  /** The channel whose rules apply (a thread's parent). */
+  channelId: string;
+  categoryId: string | null;
+  /** Roles of the member who started the run. */
+  roleIds: readonly string[];
+}
+
+/** What decided a tool's state: the built-in default or the kind of rule that won. */
+export type AccessSource = 'default' | 'server' | 'category' | 'channel' | 'role';
+
+/** One tool's verdict, with the rule that made it (none for the built-in default). */
+export interface ToolAccess {
+  tool: string;
+  enabled: boolean;
+  source: AccessSource;
+  rule?: ToolRule;
+  /** When a role rule decided: what the location alone would have said. */
+  overridden?: { enabled: boolean; source: Exclude<AccessSource, 'role'>; rule?: ToolRule };
+  /** Network tools are off by default; used to explain the default. */
+  network: boolean;
+}
+
+/** The location a rule is narrowed to (most specific field wins if a stored rule has several). */
+export function ruleLocation(rule: Pick<ToolRule, 'channelId' | 'categoryId'>): 'channel' | 'category' | 'server' {
+  if (rule.channelId) return 'channel';
+  if (rule.categoryId) return 'category';
+  return 'server';
+}
+
+function matchesLocation(rule: ToolRule, scope: AccessScope): boolean {
+  switch (ruleLocation(rule)) {
+    case 'channel':
+      return rule.channelId === scope.channelId;
+    case 'category':
+      return scope.categoryId !== null && rule.categoryId === scope.categoryId;
+    default:
+      return true;
+  }
+}
+
+/** The built-in default and location rules only, most specific last. */
+function locationVerdict(tool: PolicyTool, rules: readonly ToolRule[], scope: AccessScope): NonNullable<ToolAccess['overridden']> {
+  let verdict: NonNullable<ToolAccess['overridden']> = { enabled: tool.network !== true, source: 'default' };
+  const rank = { default: 0, server: 1, category: 2, channel: 3 } as const;
+  for (const rule of rules) {
+    if (rule.roleId || !matchesLocation(rule, scope)) continue;
+    const source = ruleLocation(rule);
+    // `>=`: among rules at the same level the later (newer) one counts.
+    if (rank[source] >= rank[verdict.source]) verdict = { enabled: rule.allow, source, rule };
+  }
+  return verdict;
+}
+
+/**
+ * Resolve every tool in `tools` (in that order) for a run in `scope`. Rules naming tools that are not
+ * in `tools` are ignored.
+ */
+export function resolveToolAccess(
+  settings: { toolRules: readonly ToolRule[] },
+  scope: AccessScope,
+  tools: readonly PolicyTool[],
+): ToolAccess[] {
+  const roles = new Set(scope.roleIds);
+  return tools.map((tool) => {
+    const rules = settings.toolRules.filter((r) => r.tool === tool.name);
+    const location = locationVerdict(tool, rules, scope);
+    const network = tool.network === true;
+    const roleRules = rules.filter((r) => r.roleId !== undefined && roles.has(r.roleId) && matchesLocation(r, scope));
+    const deciding = roleRules.filter((r) => !r.allow).at(-1) ?? roleRules.at(-1);
+    if (!deciding) return { tool: tool.name, network, ...location };
+    return { tool: tool.name, network, enabled: deciding.allow, source: 'role', rule: deciding, overridden: location };
+  });
+}
+
+/** Just the names of the enabled tools. */
+export function enabledToolNames(access: readonly ToolAccess[]): Set<string> {
+  return new Set(access.filter((a) => a.enabled).map((a) => a.tool));
+}

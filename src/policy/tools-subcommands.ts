@@ -1,0 +1,102 @@
+/**
+ * The `/tools` subcommands after the moderator check: list (what is on here and why), enable/disable,
+ * reset, audit and log-channel. Each change goes through `saveChange`, so it is audited and posted.
+ * Callers defer the reply (ephemeral) before calling, so these answer with editReply.
+ */
+import type { ChatInputCommandInteraction } from 'discord.js';
+import type { BotContext } from '../discord/context.js';
+import { NO_MENTIONS } from '../discord/turn-target.js';
+import { describeError } from '../errors.js';
+import { AUDIT_SHOW_MAX, formatAuditLog } from './audit.js';
+import { listScopeOption, targetOption, toolOption } from './command-options.js';
+import { describeRule, explainAccess, PRECEDENCE_NOTE } from './explain-access.js';
+import { saveChange } from './moderation.js';
+import { resolveToolAccess } from './resolve-access.js';
+import { removeToolRules, setToolRule, shadowingRules, targetPhrase } from './rule-edits.js';
+
+type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
+
+const RULES_SHOWN = 15;
+
+async function say(interaction: GuildCommand, content: string): Promise<void> {
+  await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: NO_MENTIONS });
+}
+
+/** `/tools list`: every tool's verdict for the scope, why, and the rules the server has. */
+export async function listTools(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+  const { scope, who, where } = await listScopeOption(interaction);
+  let settings;
+  try {
+    settings = await ctx.storage.guildSettings.get(interaction.guildId);
+  } catch (error) {
+    const safe = ctx.tools.filter((t) => t.network !== true).map((t) => `\`${t.name}\``).join(', ');
+    return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
+  }
+  const lines = resolveToolAccess(settings, scope, ctx.tools).map(explainAccess);
+  const rules = settings.toolRules.filter((r) => ctx.tools.some((t) => t.name === r.tool));
+  const ruleLines = rules.length === 0
+    ? ['-# No rules yet: every tool follows its built-in default.']
+    : [`**Rules on this server** (${rules.length}):`, ...rules.slice(-RULES_SHOWN).map((r) => `• ${describeRule(r)}`)];
+  if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
+  await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].join('\n'));
+}
+
+/** `/tools enable` and `/tools disable`. */
+export async function changeTool(interaction: GuildCommand, ctx: BotContext, allow: boolean): Promise<void> {
+  const tool = toolOption(interaction, ctx, true);
+  const target = await targetOption(interaction);
+  const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}`;
+  const saved = await saveChange(ctx, interaction, {
+    action: allow ? 'tools.enable' : 'tools.disable',
+    detail,
+    apply: (s) => ({ ...s, toolRules: setToolRule(s.toolRules, tool, allow, target) }),
+  });
+  if (!saved) return;
+  const shadows = shadowingRules(saved.settings.toolRules, tool, target);
+  const note = shadows.length === 0
+    ? ''
+    : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• ${describeRule(r)}`).join('\n')}`;
+  await say(interaction, `✅ Done: ${detail}. Runs use it from their next step.${note}${saved.logNote}`);
+}
+
+/** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */
+export async function resetTools(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+  const tool = toolOption(interaction, ctx, false);
+  const everywhere = interaction.options.getBoolean('everywhere') ?? false;
+  const target = everywhere ? 'everywhere' : await targetOption(interaction);
+  const which = tool ? `\`${tool}\`` : 'every tool';
+  const where = target === 'everywhere' ? 'everywhere' : targetPhrase(target);
+  // Read first so an empty reset is answered without writing an audit entry for nothing.
+  const current = await ctx.storage.guildSettings.get(interaction.guildId);
+  const { removed } = removeToolRules(current.toolRules, tool, target);
+  if (removed.length === 0) return say(interaction, `Nothing to reset: there are no rules for ${which} ${where}.`);
+  const detail = `reset ${which} ${where} (removed ${removed.length} rule${removed.length === 1 ? '' : 's'}: ${removed.map(describeRule).join('; ')})`;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'tools.reset',
+    detail: detail.length > 900 ? `${detail.slice(0, 899)}…)` : detail,
+    apply: (s) => ({ ...s, toolRules: removeToolRules(s.toolRules, tool, target).kept }),
+  });
+  if (saved) await say(interaction, `✅ Done: ${detail}. Built-in defaults and broader rules apply again.${saved.logNote}`);
+}
+
+/** `/tools audit`: the newest changes to tools and settings. */
+export async function showAudit(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+  const count = interaction.options.getInteger('count') ?? 10;
+  const settings = await ctx.storage.guildSettings.get(interaction.guildId);
+  await say(interaction, formatAuditLog(settings.auditLog, Math.min(Math.max(count, 1), AUDIT_SHOW_MAX)));
+}
+
+/** `/tools log-channel`: set (channel given) or clear where every change is posted. */
+export async function setLogChannel(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+  const channel = interaction.options.getChannel('channel');
+  const detail = channel ? `set the moderation log channel to <#${channel.id}>` : 'cleared the moderation log channel';
+  const saved = await saveChange(ctx, interaction, {
+    action: 'tools.log-channel',
+    detail,
+    apply: (s) => {
+      const { logChannelId: _old, ...rest } = s;
+      return channel ? { ...rest, logChannelId: channel.id } : rest;
+    },
+  });
+  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools` and `/settings` is posted there from now on.' : ''}${saved.logNote}`);
+}
