@@ -4,11 +4,10 @@
  * that overruns its wall-clock limit, exhausts the thread's memory, is cancelled, or leaves the shared
  * instance changed costs that thread its life, and a fresh one is started for the next caller.
  */
-import type { Worker } from 'node:worker_threads';
 import { ToolError } from '../src/errors.js';
 import { expressionProblem } from './calculator-limits.js';
+import { startCalculatorSlot, type Slot } from './calculator-slot.js';
 import type { WorkerReply, WorkerRequest } from './calculator-worker.js';
-import { startWorker } from './worker-entry.js';
 
 export interface CalculatorOptions {
   /** Wall-clock limit per calculation (default 2,000 ms). */
@@ -40,7 +39,7 @@ export class Calculator {
   private readonly maxMemoryMb: number;
   private readonly maxQueue: number;
   private readonly queue: Job[] = [];
-  private current?: { worker: Worker; ready: Promise<void>; lastError?: Error };
+  private current?: Slot;
   private readonly stopping = new Set<Promise<number>>();
   private draining = false;
   private closed = false;
@@ -88,7 +87,11 @@ export class Calculator {
     return new Promise((resolve, reject) => {
       let settled = false;
       // Cancelling answers at once, even while the job waits in the queue or the worker is being killed.
-      const onAbort = () => job.settle({ error: new ToolError('The calculation was cancelled.') });
+      const onAbort = () => {
+        const waiting = this.queue.indexOf(job);
+        if (waiting !== -1) this.queue.splice(waiting, 1);
+        job.settle({ error: new ToolError('The calculation was cancelled.') });
+      };
       const job: Job = {
         request,
         signal,
@@ -129,6 +132,7 @@ export class Calculator {
       job.settle({ error: new ToolError('The calculator could not start; try again later.', { cause: error }) });
       return;
     }
+    if (job.signal?.aborted) return; // cancelled while the worker was starting; already answered
     const outcome = await this.exchange(slot, job);
     if (outcome.kind === 'reply') {
       const { reply } = outcome;
@@ -151,9 +155,10 @@ export class Calculator {
   }
 
   /** Send one request and wait for whichever comes first: the reply, the time limit, death or cancellation. */
-  private exchange(slot: NonNullable<Calculator['current']>, job: Job): Promise<Outcome> {
+  private exchange(slot: Slot, job: Job): Promise<Outcome> {
     const id = ++this.nextId;
     const { worker } = slot;
+    if (slot.exited) return Promise.resolve({ kind: 'died', error: slot.lastError });
     return new Promise<Outcome>((resolve) => {
       const finish = (outcome: Outcome) => {
         clearTimeout(timer);
@@ -176,40 +181,14 @@ export class Calculator {
     });
   }
 
-  private ensureWorker(): NonNullable<Calculator['current']> {
+  private ensureWorker(): Slot {
     if (this.current) return this.current;
-    const worker = startWorker('calculator-worker', {
-      execArgv: [],
-      // The worker sees no secrets even if an expression ever escaped mathjs.
-      env: {},
-      resourceLimits: { maxOldGenerationSizeMb: this.maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    }, ['mathjs/lib/browser/math.js']);
-    // An idle warm worker must not keep a finished CLI run alive.
-    worker.unref();
-    const slot: NonNullable<Calculator['current']> = { worker, ready: Promise.resolve() };
-    slot.ready = new Promise<void>((resolve, reject) => {
-      const startTimer = setTimeout(() => reject(new Error('calculator worker did not start within 20 s')), 20_000);
-      worker.on('message', (message: WorkerReply) => {
-        if (message.type === 'ready') {
-          clearTimeout(startTimer);
-          resolve();
-        }
-      });
-      worker.on('error', (error) => {
-        slot.lastError = error;
-        clearTimeout(startTimer);
-        reject(error);
-      });
-      worker.on('exit', (code) => {
-        clearTimeout(startTimer);
-        reject(new Error(`calculator worker exited with code ${code} before it was ready`));
-        if (this.current === slot) this.current = undefined;
-      });
+    this.current = startCalculatorSlot(this.maxMemoryMb, (slot) => {
+      if (this.current === slot) this.current = undefined;
     });
-    slot.ready.catch(() => undefined);
-    this.current = slot;
-    return slot;
+    return this.current;
   }
+
 
   /** Terminate `slot`'s worker (it may already be dead); a new one starts warm unless closing. */
   private retire(slot = this.current): void {

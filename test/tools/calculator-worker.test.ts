@@ -65,6 +65,18 @@ describe('the calculator worker', () => {
     expect(await slow).toBeInstanceOf(ToolError);
   });
 
+  it('drops a call cancelled while the worker is still starting, so the worker never runs it', async () => {
+    const calculator = make({ timeoutMs: 5_000 });
+    const controller = new AbortController();
+    const pending = calculator.calculate(SLOW, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toThrow(/cancelled/);
+    const started = performance.now();
+    expect(await calculator.calculate('1 + 2')).toBe('3');
+    expect(performance.now() - started).toBeLessThan(4_000); // had it run, only its 5 s limit would end it
+    expect(calculator.restarts).toBe(0);
+  });
+
   it('refuses an already-aborted call at once', async () => {
     const calculator = make();
     await expect(calculator.calculate('1 + 1', AbortSignal.abort())).rejects.toThrow(/cancelled/);
