@@ -21,6 +21,8 @@ export interface HarnessOptions {
   stepLogIntervalMs?: number;
   /** Replace the default tool policy. */
   allowedTools?: BotContext['allowedTools'];
+  /** Build the tool policy over the harness's own storage and tools (e.g. the real createToolPolicy). */
+  policy?: (storage: Storage, tools: BotContext['tools']) => BotContext['allowedTools'];
   /** Let the bot start with a given storage (restart tests). */
   storage?: Storage;
 }
@@ -50,7 +52,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     queue: new ThreadQueue({ maxWaitMs: 20_000 }),
     runs: new RunRegistry(),
     logger: silentLogger(),
-    allowedTools: options.allowedTools ?? (async () => defaults),
+    allowedTools: options.allowedTools ?? options.policy?.(storage, toolbox.tools) ?? (async () => defaults),
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
     now: () => new Date(),
   };
