@@ -117,7 +117,17 @@ export class ThreadQueue {
     } catch (error) {
       outcome = Promise.reject(error);
     }
-    outcome.then(resolve, reject).finally(release);
+    // Release before settling, so by the time the caller sees the outcome the thread has moved on.
+    outcome.then(
+      (value) => {
+        release();
+        resolve(value);
+      },
+      (error: unknown) => {
+        release();
+        reject(error);
+      },
+    );
   }
 
   private next(threadId: string): void {

@@ -98,6 +98,7 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
 export function speakerName(author: Author): string {
   const cleaned = author.name
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .replace(/[^a-zA-Z0-9_-]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 64);

@@ -22,7 +22,9 @@ const MAX_APPEND_ATTEMPTS = 50;
 
 /** Open (creating the directory and file if needed) a SQLite database in WAL mode. */
 export async function openSqliteBackend(file: string, options: OpenOptions): Promise<Backend> {
-  if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    await guarded('sqlite', file, 'creating the data folder', () => fs.mkdir(path.dirname(file), { recursive: true }));
+  }
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: options.timeouts.busyMs });
   const where = file;
   const query = adapter.query as Query;
