@@ -2,7 +2,7 @@
  * `npm run deploy-commands`: register the slash commands with Discord, to DISCORD_GUILD_ID when set
  * (instant) or globally (Discord may take up to an hour to show them everywhere), and say what it did.
  */
-import { REST, Routes, type RESTGetAPIApplicationResult } from 'discord.js';
+import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { loadConfig } from '../config.js';
 import { ConfigError, describeError } from '../errors.js';
 import { commands } from '../../commands/index.js';
@@ -18,7 +18,7 @@ async function main(): Promise<number> {
   }
   const discord = config.discord!;
   const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
-  const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetAPIApplicationResult).id;
+  const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;
   const body = commands.map((c) => c.data.toJSON());
   const names = commands.map((c) => `/${c.data.name}`).join(', ');
   if (discord.guildId) {
