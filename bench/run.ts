@@ -1,11 +1,13 @@
 /** `npm run bench [section ...]`: benchmark sections as markdown tables, with ratios against in-run baselines. */
 import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
+import { benchCalculator } from './calculator.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
+  ['calculator', () => benchCalculator()],
   ['discord', () => benchDiscord()],
 ];
 
