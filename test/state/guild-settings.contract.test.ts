@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
-import { AUDIT_LOG_LIMIT, defaultGuildSettings } from '../../src/state/index.js';
+import { AUDIT_LOG_LIMIT, defaultGuildSettings } from '../../src/state/guild-settings-schema.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';
 import { fakeClock, openStores, type Stores } from './helpers/stores.js';
 

@@ -4,7 +4,7 @@ import { TokenCounter, trimHistory } from '../../src/state/index.js';
 import { REPLY_PRIMING } from '../../src/state/token-counter.js';
 import { openAiSequenceProblem, randomHistory, seededRandom } from './helpers/random-history.js';
 
-const CASES = 300;
+const CASES = 200;
 const NOTE = '\n[… shortened:';
 
 /** The output message stands for the input message: the same one, or it with shortened content. */

@@ -6,23 +6,24 @@ import path from 'node:path';
 import { StorageError } from '../../errors.js';
 import type { Backend, OpenOptions } from './backend.js';
 import { openMemoryBackend } from './memory-backend.js';
-import { openPostgresBackend, openSqliteBackend } from './sql-backend.js';
-import { openRedisBackend } from './redis-backend.js';
 
-/** Open the backend `url` names; a relative SQLite path is taken from `baseDir`. */
+/**
+ * Open the backend `url` names; a relative SQLite path is taken from `baseDir`. Backend modules are
+ * imported on demand, so a process using one backend never loads the drivers of the others.
+ */
 export async function openBackend(url: string, baseDir: string, options: OpenOptions): Promise<Backend> {
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
   switch (scheme) {
     case 'memory':
       return openMemoryBackend();
     case 'sqlite':
-      return openSqliteBackend(sqliteFile(url, baseDir), options);
+      return (await import('./sqlite-backend.js')).openSqliteBackend(sqliteFile(url, baseDir), options);
     case 'redis':
     case 'rediss':
-      return openRedisBackend(url, options);
+      return (await import('./redis-backend.js')).openRedisBackend(url, options);
     case 'postgres':
     case 'postgresql':
-      return openPostgresBackend(url, options);
+      return (await import('./postgres-backend.js')).openPostgresBackend(url, options);
     default:
       throw new StorageError(
         `KEYV_URL "${url}" names no known storage. Use sqlite://data/threadwise.sqlite, redis://host:6379, postgres://user@host/db or memory:.`,

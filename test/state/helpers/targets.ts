@@ -8,7 +8,7 @@ import path from 'node:path';
 import type KeyvRedis from '@keyv/redis';
 import type { RedisClientType } from '@keyv/redis';
 import type { Backend, BackendKind } from '../../../src/state/backends/backend.js';
-import { createStorage } from '../../../src/state/index.js';
+import { createStorage } from '../../../src/state/create-storage.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,0 +1,32 @@
+/** The PostgreSQL backend, over @keyv/postgres with a pool of its own (see postgres-adapter.ts). */
+import { guarded, redactUrl, type Backend, type OpenOptions } from './backend.js';
+import { OwnPoolKeyvPostgres } from './postgres-adapter.js';
+import { sqlBackend, type Query } from './sql-backend.js';
+import { sqlStatements } from './sql-statements.js';
+
+/** Connect to PostgreSQL, with bounded connection and query times. */
+export async function openPostgresBackend(url: string, options: OpenOptions): Promise<Backend> {
+  const adapter = new OwnPoolKeyvPostgres({
+    uri: url,
+    connectionTimeoutMillis: options.timeouts.connectMs,
+    query_timeout: options.timeouts.commandMs,
+    max: 10,
+  });
+  const where = redactUrl(url);
+  adapter.on('error', (error: unknown) => options.onBackgroundError(`PostgreSQL at ${where}: ${(error as Error)?.message ?? error}`));
+  const query = ((sql: string, params?: unknown[]) => adapter.query(sql, params)) as Query;
+  const table = `${adapter.opts.schema ?? 'public'}.${adapter.opts.table ?? 'keyv'}`;
+  const statements = sqlStatements('postgres', table);
+  await guarded('postgres', where, 'connecting', async () => {
+    for (const statement of statements.setup) {
+      try {
+        await query(statement);
+      } catch (error) {
+        // Two processes starting at once both create the table or index; the loser's error is harmless.
+        if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
+      }
+    }
+  });
+  return sqlBackend('postgres', where, adapter, query, statements);
+}
+

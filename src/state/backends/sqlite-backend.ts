@@ -1,0 +1,23 @@
+/** The SQLite backend: a file (created with its folder on first use), in WAL mode, over @keyv/sqlite. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import { guarded, type Backend, type OpenOptions } from './backend.js';
+import { sqlBackend, type Query } from './sql-backend.js';
+import { sqlStatements } from './sql-statements.js';
+
+/** Open (creating the directory and file if needed) a SQLite database in WAL mode. */
+export async function openSqliteBackend(file: string, options: OpenOptions): Promise<Backend> {
+  if (file !== ':memory:') {
+    await guarded('sqlite', file, 'creating the data folder', () => fs.mkdir(path.dirname(file), { recursive: true }));
+  }
+  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: options.timeouts.busyMs });
+  const where = file;
+  const query = adapter.query as Query;
+  const statements = sqlStatements('sqlite', adapter.opts.table ?? 'keyv');
+  await guarded('sqlite', where, 'opening the database', async () => {
+    for (const statement of statements.setup) await query(statement);
+  });
+  return sqlBackend('sqlite', where, adapter, query, statements);
+}
+
