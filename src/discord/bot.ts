@@ -66,9 +66,12 @@ export async function startBot(ctx: BotContext, options: BotOptions): Promise<Ru
     ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, 'interaction failed');
     if (!interaction.isRepliable()) return;
     const content = `Something went wrong: ${describeError(error)}`;
-    const reply = interaction.deferred || interaction.replied
-      ? interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
-      : interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    // A deferred reply shows "thinking…" until edited: replace it rather than leave it spinning.
+    const reply = interaction.deferred
+      ? interaction.editReply({ content, allowedMentions: NO_MENTIONS })
+      : interaction.replied
+        ? interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS })
+        : interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
     await reply.catch(() => undefined);
   }
 

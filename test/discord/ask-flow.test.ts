@@ -28,7 +28,7 @@ describe('/ask end to end', () => {
     const log = inThread[0]!;
     expect(log.content).toContain('💭 I will compute it.');
     expect(log.content).toContain('🔧 `calculate(17 * 3)`');
-    expect(log.content).toMatch(/↳ result \(\d+ ms\)\n```\n51\n```/);
+    expect(log.content).toMatch(/↳ result \((\d+ ms|\d+\.\d s)\)\n```\n51\n```/);
     expect(log.components).toEqual([]); // the Stop button is gone once the run ended
     expect(answer.content).toMatch(/^### Answer\n17 × 3 is \*\*51\*\*\.\n\n-# 2 steps · 30 tokens · /);
     expect(inThread.at(-1)!.id).toBe(answer.id);
