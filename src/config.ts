@@ -143,6 +143,20 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   return { model, agent, tools, storage, discord, logLevel };
 }
 
+/**
+ * For entry points (`npm start`, `ask`, `deploy-commands`): the configuration, or undefined after
+ * printing every problem to stderr with a pointer to `.env.example`.
+ */
+export function loadConfigOrReport(options: LoadOptions): Config | undefined {
+  try {
+    return loadConfig(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${error.message}\n\nCopy .env.example to .env and fill these in (the README explains each).`);
+    return undefined;
+  }
+}
+
 /** Small typed readers that record a problem instead of throwing, so all problems are reported together. */
 class EnvReader {
   constructor(

@@ -2,20 +2,14 @@
  * `npm start`: validate the configuration, start the bot, stop cleanly on SIGINT/SIGTERM.
  * A missing or invalid setting exits with status 1 and a list of every problem (secrets never printed).
  */
-import { loadConfig } from './config.js';
-import { ConfigError, describeError } from './errors.js';
+import { loadConfigOrReport } from './config.js';
+import { describeError } from './errors.js';
 import { createLogger } from './logger.js';
 import { startApp } from './app.js';
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig({ needDiscord: true });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${error.message}\n\nCopy .env.example to .env and fill these in (the README explains each).`);
-    return 1;
-  }
+  const config = loadConfigOrReport({ needDiscord: true });
+  if (!config) return 1;
   const logger = createLogger(config.logLevel);
   let app;
   try {

@@ -3,8 +3,8 @@
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
-import { ConfigError, describeError } from '../errors.js';
+import { loadConfigOrReport } from '../config.js';
+import { describeError } from '../errors.js';
 import { OpenAIChatModel } from '../llm/openai-model.js';
 import { runAgent } from '../agent/run-agent.js';
 import type { ProtocolSetting } from '../agent/types.js';
@@ -47,16 +47,8 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  let config;
-  try {
-    config = loadConfig({ needDiscord: false });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  const config = loadConfigOrReport({ needDiscord: false });
+  if (!config) return 2;
 
   const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent });
   const controller = new AbortController();

@@ -3,19 +3,13 @@
  * (instant) or globally (Discord may take up to an hour to show them everywhere), and say what it did.
  */
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
-import { loadConfig } from '../config.js';
-import { ConfigError, describeError } from '../errors.js';
+import { loadConfigOrReport } from '../config.js';
+import { describeError } from '../errors.js';
 import { commands } from '../../commands/index.js';
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig({ needDiscord: true });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    return 1;
-  }
+  const config = loadConfigOrReport({ needDiscord: true });
+  if (!config) return 1;
   const discord = config.discord!;
   const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
   const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;

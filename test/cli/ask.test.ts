@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { runScript } from '../fakes/run-script.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 
 let server: FakeOpenAIServer;
@@ -10,21 +10,7 @@ afterEach(async () => {
   await server.close();
 });
 
-/** Run `npm run ask` as a user would (through tsx), with only the environment we give it. */
-function ask(args: string[], env: Record<string, string>, input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/ask.ts', ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const ask = (args: string[], env: Record<string, string>, input = '') => runScript('src/cli/ask.ts', args, env, input);
 
 const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php' });
 
