@@ -10,6 +10,7 @@ import { KeyedSerializer } from './keyed-serializer.js';
 import { RECORD_VERSION, StoredMessageSchema, decodeEntry, encodeBatch, encodeTombstone, type Migrations } from './records.js';
 import type { Conversation, ConversationStore, NewMessage, StorageLogger, StoredMessage } from './types.js';
 
+/** What the conversation store is built from. */
 export interface ConversationStoreOptions {
   backend: Backend;
   /** Key prefix, e.g. "threadwise". */

@@ -12,6 +12,7 @@ import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
 
+/** Everything `createStorage` takes besides the configuration; all optional. */
 export interface StorageDeps {
   now?: () => Date;
   /** Where reports of bad records, expiries and dropped connections go. Default: console.warn. */

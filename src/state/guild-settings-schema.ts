@@ -28,6 +28,7 @@ export const AuditEntrySchema = z.looseObject({
   actorName: z.string().optional(),
 });
 
+/** One guild's settings record. */
 export const GuildSettingsSchema = z.looseObject({
   v: z.number().int().default(GUILD_SETTINGS_VERSION),
   toolRules: z.array(ToolRuleSchema).default([]),
@@ -41,8 +42,11 @@ export const GuildSettingsSchema = z.looseObject({
   updatedAt: z.number().optional(),
 });
 
+/** Parsed forms of the schemas above. */
 export type ToolRule = z.infer<typeof ToolRuleSchema>;
+/** @see AuditEntrySchema */
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+/** @see GuildSettingsSchema */
 export type GuildSettings = z.infer<typeof GuildSettingsSchema>;
 
 /** The audit log is kept to its newest entries so the record stays small. */

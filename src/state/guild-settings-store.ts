@@ -17,6 +17,7 @@ import {
 import { KeyedSerializer } from './keyed-serializer.js';
 import type { GuildSettingsStore, StorageLogger } from './types.js';
 
+/** What the guild settings store is built from. */
 export interface GuildSettingsStoreOptions {
   backend: Backend;
   namespace: string;

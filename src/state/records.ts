@@ -27,6 +27,7 @@ const MetaShape = {
   at: z.number(),
 };
 
+/** A stored message: the OpenAI wire shape of each role plus author and time. */
 export const StoredMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), ...MetaShape }),
   z.object({ role: z.literal('user'), content: z.string(), name: z.string().optional(), ...MetaShape }),
@@ -63,6 +64,7 @@ export interface BatchRecord {
   usage?: Usage;
 }
 
+/** What one raw log entry turned out to be. */
 export type Decoded =
   | { kind: 'batch'; batch: BatchRecord; migratedFrom?: number }
   | { kind: 'tombstone' }

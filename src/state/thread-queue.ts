@@ -20,6 +20,7 @@ export class ThreadBusyError extends ThreadwiseError {
   }
 }
 
+/** Bounds of a ThreadQueue; every one has a default. */
 export interface ThreadQueueOptions {
   /** Longest a job may wait for its turn. Default 120 s. */
   maxWaitMs?: number;
@@ -31,6 +32,7 @@ export interface ThreadQueueOptions {
   abortGraceMs?: number;
 }
 
+/** Per-job options of `ThreadQueue.run`. */
 export interface RunOptions {
   /** Overrides the queue's `maxWaitMs` for this job. */
   maxWaitMs?: number;
@@ -45,6 +47,7 @@ interface ThreadState {
   waiting: Waiting[];
 }
 
+/** Per-thread FIFO of async jobs with bounded waits (see the file comment). */
 export class ThreadQueue {
   private readonly threads = new Map<string, ThreadState>();
   private readonly maxWaitMs: number;

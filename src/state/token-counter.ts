@@ -7,10 +7,13 @@ import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
 import type { ChatMessage } from '../agent/types.js';
 
+/** The bundled gpt-tokenizer encodings this project counts with. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-// OpenAI's chat format wraps every message in a few special tokens and primes the reply with three more.
-// The exact framing of tool calls is not published; these constants keep counts within a few tokens.
+/**
+ * Framing tokens: OpenAI's chat format wraps every message in a few special tokens and primes the reply
+ * with three more. The framing of tool calls is not published; these keep counts within a few tokens.
+ */
 export const MESSAGE_OVERHEAD = 3;
 export const NAME_OVERHEAD = 1;
 export const TOOL_CALL_OVERHEAD = 3;
@@ -29,6 +32,7 @@ export function encodingForModel(model: string): EncodingName {
   return 'o200k_base';
 }
 
+/** Options of a TokenCounter. */
 export interface TokenCounterOptions {
   /** Upper bound on the text held by the content-keyed cache, in characters. */
   maxCachedChars?: number;

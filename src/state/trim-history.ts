@@ -10,6 +10,7 @@ import type { ChatMessage } from '../agent/types.js';
 import { repairSequence, splitTurns } from './message-sequence.js';
 import { MESSAGE_OVERHEAD, REPLY_PRIMING, tokenCounterFor, type TokenCounter } from './token-counter.js';
 
+/** How to trim: the budget, the reply's room, and the model that picks the tokenizer. */
 export interface TrimOptions {
   /** Tokens the history may take, the reply's room included (HISTORY_TOKEN_BUDGET). */
   budget: number;
@@ -23,6 +24,7 @@ export interface TrimOptions {
   counter?: TokenCounter;
 }
 
+/** The trimmed history and what trimming did to it, so the thread can say so. */
 export interface TrimResult<T extends ChatMessage> {
   messages: T[];
   /** Messages of the input that are not in the output (dropped turns and repairs). */

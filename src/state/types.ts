@@ -72,6 +72,7 @@ export interface StorageEvent {
   quarantineKey?: string;
 }
 
+/** Receives StorageEvents; injected so tests can record them and the bot can route them to its logger. */
 export type StorageLogger = (event: StorageEvent) => void;
 
 /** Strip storage metadata for the model; a user's display name becomes the OpenAI `name` field. */

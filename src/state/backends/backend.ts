@@ -7,6 +7,7 @@
 import type Keyv from 'keyv';
 import { StorageError, describeError } from '../../errors.js';
 
+/** Which storage a KEYV_URL chose. */
 export type BackendKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
 
 /** One raw entry of a log and the backend's handle on it. */
@@ -15,6 +16,7 @@ export interface LogEntry {
   raw: string;
 }
 
+/** A storage backend: Keyv for single records plus an atomic append-only log per thread. */
 export interface Backend {
   readonly kind: BackendKind;
   /** Where the data lives, safe to print (no password). */
@@ -45,6 +47,7 @@ export interface BackendTimeouts {
   busyMs: number;
 }
 
+/** Used unless `createStorage` is given others. */
 export const DEFAULT_TIMEOUTS: BackendTimeouts = { connectMs: 5_000, commandMs: 10_000, busyMs: 3_000 };
 
 /** Options every backend opener receives. */

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import KeyvPostgres, { type KeyvPostgresOptions } from '@keyv/postgres';
 
+/** KeyvPostgres whose pool belongs to this adapter alone and reports its errors as adapter events. */
 export class OwnPoolKeyvPostgres extends KeyvPostgres {
   // `declare`: no class-field initializer, because the base constructor calls connect() before
   // subclass fields would be initialized and an initializer would then wipe the pool it made.

@@ -10,6 +10,7 @@ import { StorageError } from '../../errors.js';
 import { guarded, type Backend, type LogEntry } from './backend.js';
 import type { SqlStatements } from './sql-statements.js';
 
+/** A Keyv SQL adapter's `query`: statement and positional parameters in, rows out. */
 export type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
 
 const SEQ_DIGITS = 12;

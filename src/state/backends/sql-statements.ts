@@ -5,6 +5,7 @@
  * and sorts with the "C" collation.
  */
 
+/** The statements of one dialect. */
 export interface SqlStatements {
   /** Run once when the backend opens. */
   setup: string[];
