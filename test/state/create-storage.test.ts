@@ -1,17 +1,17 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { StorageError } from '../../src/errors.js';
 import { createStorage, speakerName, toModelMessages, type StoredMessage } from '../../src/state/index.js';
 import { fakeClock } from './helpers/stores.js';
+import { tempDir } from './helpers/targets.js';
 
 const DAY = 86_400_000;
 
 describe('createStorage', () => {
   it('opens the default SQLite file under the project, creating the data folder', async () => {
-    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'threadwise-project-'));
+    const project = tempDir('project');
     const { storage: config } = loadConfig({ needDiscord: false, dotenvDir: false }, { OPENAI_API_KEY: 'k' });
     const storage = await createStorage(config, { baseDir: project });
     expect(storage.kind).toBe('sqlite');
@@ -44,7 +44,7 @@ describe('createStorage', () => {
   });
 
   it('names the problem when the SQLite path cannot be created', async () => {
-    const file = fs.mkdtempSync(path.join(os.tmpdir(), 'threadwise-blocked-'));
+    const file = tempDir('blocked');
     fs.writeFileSync(path.join(file, 'data'), 'a file where the folder should be');
     const attempt = createStorage({ keyvUrl: 'sqlite://data/x.sqlite', historyTokenBudget: 8_000 }, { baseDir: file });
     await expect(attempt).rejects.toBeInstanceOf(StorageError);

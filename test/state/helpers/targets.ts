@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, onTestFinished } from 'vitest';
 import type KeyvRedis from '@keyv/redis';
 import type { RedisClientType } from '@keyv/redis';
 import type { Backend, BackendKind } from '../../../src/state/backends/backend.js';
@@ -25,9 +26,22 @@ export function uniqueNamespace(label: string): string {
   return `t-${label}-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** A fresh temporary directory, removed after the test file that asked for it. */
+export function tempDir(label: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `threadwise-${label}-`));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  // Inside a test, clean up when it ends; while a file is being collected, after the file.
+  try {
+    onTestFinished(remove);
+  } catch {
+    afterAll(remove);
+  }
+  return dir;
+}
+
 /** A fresh SQLite URL in a temporary directory. */
 export function tempSqliteUrl(label: string): { url: string; dir: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `threadwise-${label}-`));
+  const dir = tempDir(label);
   return { url: `sqlite://${path.join(dir, 'nested', 'threadwise.sqlite')}`, dir };
 }
 
