@@ -2,12 +2,14 @@
 import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator } from './calculator.js';
+import { benchState } from './state.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
   ['calculator', () => benchCalculator()],
+  ['state', () => benchState()],
   ['discord', () => benchDiscord()],
 ];
 
