@@ -71,7 +71,8 @@ export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<Tu
   const all = [...stored, { ...userMessage, at: userMessage.at! }];
   const trimmed = trimHistory(withSpeakers(toModelMessages(all), all.map((m) => m.author?.name)), {
     budget: ctx.storageConfig.historyTokenBudget,
-    reserveForReply: Math.min(1000, Math.floor(ctx.storageConfig.historyTokenBudget / 4)),
+    // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
+    reserveForReply: Math.min(2000, Math.floor(ctx.storageConfig.historyTokenBudget / 4)),
     model: ctx.model.model,
   });
 
