@@ -1,6 +1,6 @@
 /**
  * The `calculate` tool: what the model sees of the calculator. The work happens in `Calculator`, a warm
- * worker thread that can be killed; this file only describes the tool and hands the expression over.
+ * worker process that can be killed; this file only describes the tool and hands the expression over.
  */
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../src/agent/tool.js';

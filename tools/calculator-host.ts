@@ -1,5 +1,5 @@
 /**
- * Keeps one calculator worker thread warm and feeds it one expression at a time. mathjs evaluation is
+ * Keeps one calculator worker process warm and feeds it one expression at a time. mathjs evaluation is
  * synchronous, so the only way to stop `factorial(bignumber(1e7))` is to terminate the thread: a call
  * that overruns its wall-clock limit, exhausts the thread's memory, is cancelled, or leaves the shared
  * instance changed costs that thread its life, and a fresh one is started for the next caller.
@@ -12,7 +12,7 @@ import type { WorkerReply, WorkerRequest } from './calculator-worker.js';
 export interface CalculatorOptions {
   /** Wall-clock limit per calculation (default 2,000 ms). */
   timeoutMs?: number;
-  /** Heap limit of the worker thread (default 64 MB). */
+  /** Heap limit of the worker process (default 64 MB). */
   maxMemoryMb?: number;
   /** Calculations that may wait for the worker before new ones are turned away (default 32). */
   maxQueue?: number;
@@ -31,9 +31,11 @@ interface Job {
   request: Request;
   signal?: AbortSignal;
   settle(result: { text: string } | { error: ToolError }): void;
+  /** Set once the job has been retried on a fresh worker after its first one died. */
+  retried?: boolean;
 }
 
-/** A warm, replaceable worker thread that runs calculations in turn. */
+/** A warm, replaceable worker process that runs calculations in turn. */
 export class Calculator {
   private readonly timeoutMs: number;
   private readonly maxMemoryMb: number;
@@ -141,6 +143,12 @@ export class Calculator {
       return;
     }
     this.retire(slot);
+    // A worker can die of what an earlier call left behind (a huge result near the memory cap). The job
+    // gets one fresh worker before the death is blamed on it.
+    if (outcome.kind === 'died' && !job.retried && !this.closed) {
+      job.retried = true;
+      return this.runJob(job);
+    }
     if (this.closed) {
       job.settle({ error: new ToolError('The calculator has shut down.') });
     } else if (outcome.kind === 'timeout') {

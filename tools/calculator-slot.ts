@@ -1,15 +1,14 @@
 /**
- * One calculator worker thread and what the host needs to know about it: when it is ready, whether it
+ * One calculator worker process and what the host needs to know about it: when it is ready, whether it
  * has exited, and the error it died of. The host owns the decision to replace it; this file only
  * starts it with the limits that make killing it the worst that can happen.
  */
-import type { Worker } from 'node:worker_threads';
 import type { WorkerReply } from './calculator-worker.js';
-import { startWorker } from './worker-entry.js';
+import { startWorker, type ProcessWorker } from './worker-entry.js';
 
 /** A started calculator worker. */
 export interface Slot {
-  worker: Worker;
+  worker: ProcessWorker;
   /** Resolves once mathjs is built and warmed up; rejects if the worker fails to get there. */
   ready: Promise<void>;
   exited: boolean;
@@ -21,16 +20,7 @@ const START_TIMEOUT_MS = 20_000;
 
 /** Start a worker with a `maxMemoryMb` heap; `onExit` runs when it ends, for whatever reason. */
 export function startCalculatorSlot(maxMemoryMb: number, onExit: (slot: Slot) => void): Slot {
-  const worker = startWorker(
-    'calculator-worker',
-    {
-      execArgv: [],
-      // The worker sees no secrets even if an expression ever escaped mathjs.
-      env: {},
-      resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
-    },
-    ['mathjs/lib/browser/math.js'],
-  );
+  const worker = startWorker('calculator-worker', { maxMemoryMb }, ['mathjs/lib/browser/math.js']);
   // An idle warm worker must not keep a finished CLI run alive; calls in flight hold a ref'd timer.
   worker.unref();
   const slot: Slot = { worker, ready: Promise.resolve(), exited: false };

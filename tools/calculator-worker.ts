@@ -1,9 +1,8 @@
 /**
- * Entry point of the calculator's worker thread. It builds the private mathjs instance once, then
- * answers one message at a time. The host kills this thread when a call runs too long, eats too much
+ * Entry point of the calculator's worker process. It builds the private mathjs instance once, then
+ * answers one message at a time. The host kills this process when a call runs too long, eats too much
  * memory or leaves the instance changed, so nothing here needs to defend against slowness itself.
  */
-import { parentPort } from 'node:worker_threads';
 import { createCalculatorEngine } from './calculator-engine.js';
 
 /** What the host sends: a calculation, or a health check of the shared instance. */
@@ -30,8 +29,19 @@ function lockDownCodeGeneration(): void {
   Object.defineProperty(globalThis, 'eval', { value: refuse, writable: false, configurable: false });
 }
 
-const port = parentPort;
-if (!port) throw new Error('calculator-worker must run in a worker thread');
+/** The channel to the host: this process's IPC channel (see worker-entry.ts for why a process). */
+const port = {
+  on(event: 'message', listener: (request: WorkerRequest) => void) {
+    process.on(event, listener as (message: unknown) => void);
+  },
+  postMessage(reply: WorkerReply) {
+    process.send?.(reply);
+  },
+};
+
+if (!process.send) throw new Error('calculator-worker must run as a child process with an IPC channel');
+// The host going away (a crash, kill -9) must not leave this process behind.
+process.on('disconnect', () => process.exit(0));
 
 const engine = createCalculatorEngine();
 // mathjs builds functions on first use; one representative call now makes the first real one fast.

@@ -35,7 +35,7 @@ export interface ToolboxOptions {
 /** The tools, plus the resources behind them. */
 export interface Toolbox {
   tools: ToolDefinition[];
-  /** Stop the calculator's worker thread. The tools must not be used afterwards. */
+  /** Stop the calculator's worker process. The tools must not be used afterwards. */
   close(): Promise<void>;
 }
 

@@ -1,43 +1,90 @@
 /**
- * Starts a worker thread from a file in this folder, in whichever form this code runs. Compiled, the
- * worker is a `.js` file beside this one and starts directly. From source (tsx in development, vitest
- * in tests) it is a `.ts` file that plain Node cannot load, and neither tsx's hooks in the main thread
- * nor vitest's transform reach a new thread. So a small bootstrap registers tsx inside the worker and
- * requires the file. tsx's CommonJS hook is used rather than its ESM loader: the ESM loader runs in a
- * thread of its own, which roughly triples what every fresh calculator worker costs to start.
- * (Worker files therefore must not use `import.meta` or top-level await.)
+ * Starts a calculator worker file from this folder as a child process, in whichever form this code
+ * runs. A child process, not a worker thread: V8 can end the whole process when a worker thread hits its
+ * heap limit in the middle of certain allocations (seen here with huge mathjs ranges and matrices: about
+ * one run in two of the hostile suite took the test process down). A child's heap limit ends only the child.
+ *
+ * Compiled, the worker is a `.js` file beside this one. From source (tsx in development, vitest in tests)
+ * it is a `.ts` file, so the child preloads tsx's CommonJS hook (cheaper to start than its ESM loader).
+ * Worker files therefore must not use `import.meta` or top-level await.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-for (const file of workerData.preload) require(file);
-require(workerData.tsxCjsApi).register();
-require(workerData.entry);
-`;
+/** The part of a worker the calculator host uses, over a child process's IPC channel. */
+export class ProcessWorker extends EventEmitter {
+  private readonly exited: Promise<number>;
+  private stderrTail = '';
+
+  constructor(private readonly child: ChildProcess) {
+    super();
+    child.on('message', (message) => this.emit('message', message));
+    child.on('error', (error) => this.emit('error', error));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
+    });
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code, signal) => {
+        // V8 aborts a process that runs out of heap; say so in the shape the host already knows.
+        if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) {
+          this.emit('error', Object.assign(new Error('calculator ran out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
+        } else if (code !== 0 && signal !== 'SIGKILL') {
+          this.emit('error', new Error(`calculator process ended (${signal ?? `code ${code}`}): ${this.stderrTail.trim().slice(-300)}`));
+        }
+        this.emit('exit', code ?? 1);
+        resolve(code ?? 1);
+      });
+    });
+  }
+
+  postMessage(message: unknown): void {
+    if (this.child.connected) this.child.send(message as object);
+  }
+
+  /** Kill the process at once (it may be stuck in a computation) and wait for it to be gone. */
+  terminate(): Promise<number> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
+  /** Let the bot's process exit while this worker is idle. */
+  unref(): void {
+    this.child.unref();
+    (this.child.channel as { unref?: () => void } | undefined)?.unref?.();
+    (this.child.stderr as { unref?: () => void } | null)?.unref?.();
+  }
+}
 
 /**
- * Start the worker file `name` (without extension) that sits beside this module. `preload` lists
- * plain-JavaScript packages the worker imports; from source they are loaded before tsx is registered,
- * so tsx does not pass them through its transform (for the 2 MB mathjs bundle that halves start-up).
+ * Start the worker file `name` (without extension) beside this module, with a heap of `maxMemoryMb`.
+ * `preload` lists plain-JavaScript packages the worker imports; from source they are required before
+ * tsx is registered, so tsx does not pass them through its transform (for the 2 MB mathjs bundle that
+ * halves start-up).
  */
-export function startWorker(
-  name: string,
-  options: Omit<WorkerOptions, 'eval' | 'workerData'>,
-  preload: string[] = [],
-): Worker {
+export function startWorker(name: string, options: { maxMemoryMb: number }, preload: string[] = []): ProcessWorker {
   const here = import.meta.url;
-  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return new Worker(new URL(`./${name}.js`, here), options);
-  return new Worker(BOOTSTRAP, {
-    ...options,
-    eval: true,
-    workerData: {
-      // Resolved here, so the worker finds tsx whatever the working directory is.
-      tsxCjsApi: createRequire(here).resolve('tsx/cjs/api'),
-      preload: preload.map((specifier) => createRequire(here).resolve(specifier)),
-      entry: fileURLToPath(new URL(`./${name}.ts`, here)),
-    },
+  const fromSource = /\.[cm]?ts$/.test(new URL(here).pathname);
+  const resolve = createRequire(here).resolve;
+  const entry = fileURLToPath(new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, here));
+  // From source, a CommonJS bootstrap registers tsx and requires the .ts entry (the project is ESM, so
+  // Node would not load a .ts entry file itself); compiled, the .js entry starts directly.
+  const start = fromSource
+    ? ['-e', BOOTSTRAP, '--', resolve('tsx/cjs/api'), entry, ...preload.map((p) => resolve(p))]
+    : [entry];
+  const child = spawn(process.execPath, [`--max-old-space-size=${options.maxMemoryMb}`, '--max-semi-space-size=8', ...start], {
+    // The worker sees no secrets even if an expression ever escaped mathjs.
+    env: {},
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
   });
+  return new ProcessWorker(child);
 }
+
+const BOOTSTRAP = `
+const [tsxApi, entry, ...preload] = process.argv.slice(1);
+for (const file of preload) require(file);
+require(tsxApi).register();
+require(entry);
+`;

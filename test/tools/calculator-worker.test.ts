@@ -20,6 +20,16 @@ describe('the calculator worker', () => {
     await Promise.all(calculators.splice(0).map((c) => c.close()));
   });
 
+  it('survives running out of memory: the worker process dies, not the bot, and an innocent next call still works', async () => {
+    const calculator = make({ timeoutMs: 10_000 });
+    await expect(calculator.calculate('1:5e7')).rejects.toThrow(/more than the calculator's 64 MB of memory/);
+    // A huge result that is refused after it was built leaves the worker near its cap...
+    await expect(calculator.calculate('ones(2e7)')).rejects.toThrow(ToolError);
+    // ...and whatever happens to that worker, a small calculation is not blamed for it.
+    expect(await calculator.calculate('2 + 2')).toBe('4');
+    expect(calculator.restarts).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+
   it('stays warm: later calls reuse the same worker and take milliseconds', async () => {
     const calculator = make();
     await calculator.warm();
