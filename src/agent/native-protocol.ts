@@ -28,24 +28,24 @@ export class NativeProtocol implements ProtocolDriver {
   constructor(private readonly options: NativeOptions = {}) {}
 
   systemPrompt(tools: readonly ToolDefinition[], maxSteps: number, instructions?: string): string {
-    const toolLine = tools.length
-      ? 'Use the tools when they help; you may call several at once when they do not depend on each other.'
-      : 'No tools are available; answer from what you know.';
-    return [
-      'You answer questions by reasoning step by step and using tools.',
-      toolLine,
-      'Before calling tools, say in one or two sentences what you are about to do and why.',
-      `You have at most ${maxSteps} steps; each tool result ends with a note saying which step comes next.`,
-      'When you know the answer, reply with it directly, without calling a tool. Cite sources that tools gave you.',
-      instructions ?? '',
-    ].filter(Boolean).join('\n');
+    // Short on purpose: it is sent with every step, and every token of it is paid for each time.
+    const lines = tools.length
+      ? [
+          'Answer the question, using tools when they help (several at once if independent).',
+          'Before calling tools, say in a sentence what you will do and why.',
+          `You have at most ${maxSteps} steps; tool results say which step is next. When you know the answer, reply with it, citing sources tools gave you.`,
+        ]
+      : ['Answer the question from what you know; no tools are available.'];
+    if (instructions) lines.push(instructions);
+    return lines.join('\n');
   }
 
   requestFields(tools: readonly ToolDefinition[], final: boolean) {
     const schemas = tools.map(toolSchema);
     if (this.options.offerFinalAnswerTool && !final) schemas.push(FINAL_ANSWER_SCHEMA);
     if (schemas.length === 0) return {};
-    return { tools: schemas, toolChoice: final ? ('none' as const) : ('auto' as const) };
+    // 'auto' is the API's default when tools are sent: only the forced last call says anything.
+    return final ? { tools: schemas, toolChoice: 'none' as const } : { tools: schemas };
   }
 
   prepareHistory(messages: readonly ChatMessage[]): ChatMessage[] {

@@ -44,24 +44,18 @@ export interface RunAgentOptions {
 export const DEFAULTS = { maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, maxToolOutputChars: 4_000 };
 
 class StopRequested extends Error {}
+class RunTimeout extends Error {}
 
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult, void> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const maxSteps = options.maxSteps ?? DEFAULTS.maxSteps;
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULTS.runTimeoutMs;
-  // One controller per run for both the caller's signal and the run timeout: AbortSignal.any and
-  // AbortSignal.timeout each cost a transferable object in Node 20, and this is the hot path.
-  const runController = new AbortController();
-  const signal = runController.signal;
-  let timedOut = false;
-  const runTimer = setTimeout(() => {
-    timedOut = true;
-    runController.abort(new Error('run timeout'));
-  }, runTimeoutMs);
-  const onCallerAbort = () => runController.abort(options.signal!.reason);
-  if (options.signal?.aborted) onCallerAbort();
-  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  // The run's time limit is a deadline handed down to each model request and tool call (as their own
+  // timeouts), not a timer and AbortController of the run's own: the caller's signal is used as is.
+  const deadline = Date.now() + runTimeoutMs;
+  const signal = options.signal;
+  const timedOut = () => Date.now() >= deadline;
   const runner = new ToolRunner({
     tools: options.tools,
     timeoutMs: options.toolTimeoutMs ?? DEFAULTS.toolTimeoutMs,
@@ -86,21 +80,33 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   let remindedLastStep = false;
 
   const everyTool: ReadonlySet<string> = new Set(options.tools.map((t) => t.name));
-  const allowedNow = async (): Promise<ReadonlySet<string>> => (options.allowedTools ? await options.allowedTools() : everyTool);
+  // Synchronous when there is no policy, so the common case costs no extra microtask per step.
+  const allowedNow = (): ReadonlySet<string> | Promise<ReadonlySet<string>> => (options.allowedTools ? options.allowedTools() : everyTool);
 
-  // The system prompt only changes when the protocol or the allowed tools do: build it once per change.
-  let promptKey = '';
+  // The prompt and the request's tool list only change when the protocol or the allowed tools do:
+  // build them once per change (with no policy, the allowed set is the same object every step).
+  let cacheFor: { driver: ProtocolDriver; allowed: ReadonlySet<string>; key: string } | undefined;
   let prompt = '';
-  const call = async (final: boolean, allowed: ReadonlySet<string>): Promise<ModelReply> => {
-    const offered = options.tools.filter((t) => allowed.has(t.name));
-    const key = `${driver.name}:${offered.map((t) => t.name).join(',')}`;
-    if (key !== promptKey) {
-      promptKey = key;
+  let fields: ReturnType<ProtocolDriver['requestFields']> = {};
+  let offered: readonly ToolDefinition[] = [];
+  const prepare = (allowed: ReadonlySet<string>) => {
+    if (cacheFor?.driver === driver && cacheFor.allowed === allowed) return;
+    const nowOffered = options.tools.filter((t) => allowed.has(t.name));
+    const key = nowOffered.map((t) => t.name).join(',');
+    if (cacheFor?.driver !== driver || cacheFor.key !== key) {
+      offered = nowOffered;
       prompt = driver.systemPrompt(offered, maxSteps, options.instructions);
+      fields = driver.requestFields(offered, false);
     }
-    const messages: ChatMessage[] = [{ role: 'system', content: prompt }, ...driver.prepareHistory([...options.messages, ...added])];
+    cacheFor = { driver, allowed, key };
+  };
+  const call = async (final: boolean, allowed: ReadonlySet<string>): Promise<ModelReply> => {
+    prepare(allowed);
+    const messages: ChatMessage[] = [{ role: 'system', content: prompt }, ...driver.prepareHistory(options.messages), ...driver.prepareHistory(added)];
     if (final) messages.push(driver.finalNudge(maxSteps));
-    const reply = await options.model.complete({ messages, ...driver.requestFields(offered, final), signal });
+    if (timedOut()) throw new RunTimeout();
+    const request = final ? driver.requestFields(offered, true) : fields;
+    const reply = await options.model.complete({ messages, ...request, signal, deadline });
     addUsage(usage, reply.usage);
     return reply;
   };
@@ -119,7 +125,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         }
         break;
       }
-      const allowed = await allowedNow();
+      const pendingAllowed = allowedNow();
+      const allowed = pendingAllowed instanceof Set ? pendingAllowed : await pendingAllowed;
       let reply: ModelReply;
       try {
         yield { type: 'step-start', step: steps + 1, maxSteps };
@@ -160,11 +167,12 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       yield* runCalls(turn, steps);
     }
   } catch (e) {
-    if (signal.aborted) {
-      reason = timedOut ? 'error' : 'aborted';
-      error = timedOut
-        ? { code: 'run-timeout', message: `The run took longer than ${Math.round(runTimeoutMs / 1000)} s and was stopped.` }
-        : { code: 'aborted', message: 'The run was stopped.' };
+    if (signal?.aborted) {
+      reason = 'aborted';
+      error = { code: 'aborted', message: 'The run was stopped.' };
+    } else if (e instanceof RunTimeout || timedOut()) {
+      reason = 'error';
+      error = { code: 'run-timeout', message: `The run took longer than ${Math.round(runTimeoutMs / 1000)} s and was stopped.` };
     } else if (e instanceof StopRequested) {
       reason = 'aborted';
       error = { code: 'aborted', message: 'The run was stopped.' };
@@ -175,8 +183,6 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     if (reason === 'error') yield { type: 'error', ...error };
   }
 
-  clearTimeout(runTimer);
-  options.signal?.removeEventListener('abort', onCallerAbort);
   const durationMs = clock() - started;
   yield { type: 'run-end', reason, steps, usage: { ...usage }, durationMs };
   return {
@@ -194,7 +200,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
 
   /** Announce, run (concurrently, results in call order) and record one step's tool calls. */
   async function* runCalls(turn: Interpreted, step: number): AsyncGenerator<AgentEvent, void, void> {
-    const allowed = await allowedNow();
+    // Asked again: a moderator may have turned a tool off while the model was thinking.
+    const current = allowedNow();
+    const allowed = current instanceof Set ? current : await current;
     const prepared = turn.calls.map((c) => runner.prepare(c.tool, c.raw, allowed));
     for (const [i, c] of turn.calls.entries()) {
       const p = prepared[i]!;
@@ -225,7 +233,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       if (decision.kind === 'stop') throw new StopRequested();
       if (decision.kind === 'observe') return runner.injected(decision.text);
     }
-    return runner.execute(prepared, signal);
+    return runner.execute(prepared, signal, deadline);
   }
 }
 

@@ -79,8 +79,11 @@ export class ToolRunner {
     return 'error' in decoded ? decoded : { tool, args: decoded.args };
   }
 
-  /** Run a prepared call under its time limit. Rejects only when the run itself is aborted. */
-  async execute(call: PreparedCall, signal: AbortSignal): Promise<Observation> {
+  /**
+   * Run a prepared call under its time limit, which `deadline` (epoch ms, the run's end) may shorten.
+   * Rejects only when the run itself is aborted through `signal`.
+   */
+  async execute(call: PreparedCall, signal?: AbortSignal, deadline = Infinity): Promise<Observation> {
     const started = this.options.clock();
     const done = (output: string, isError: boolean, sources: Source[] = []): Observation => {
       const { text, truncated } = this.cut(output);
@@ -88,10 +91,10 @@ export class ToolRunner {
     };
     if ('error' in call) return done(call.error, true);
     try {
-      const result = await this.withTimeout(call.tool, call.args, signal);
+      const result = await this.withTimeout(call.tool, call.args, signal, deadline);
       return typeof result === 'string' ? done(result, false) : done(result.output, false, result.sources);
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
+      if (signal?.aborted) throw signal.reason;
       return done(`Error: ${describeError(error)}`, true);
     }
   }
@@ -102,8 +105,11 @@ export class ToolRunner {
     return { output: text, isError: false, truncated, sources: [], durationMs: 0 };
   }
 
-  private async withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal) {
+  private async withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal | undefined, deadline: number) {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
+    // The same delay each call when the deadline is far, so Node reuses one timer list.
+    const remaining = deadline - Date.now();
+    const limitMs = remaining < timeoutMs ? Math.max(0, remaining) : timeoutMs;
     // The tool's own controller is made only if the tool asks for its signal: most calls finish
     // without one, and each AbortController costs several microseconds on this hot path.
     let controller: AbortController | undefined;
@@ -116,9 +122,10 @@ export class ToolRunner {
       controller?.abort(reason);
       rejectStopped(reason);
     };
-    const timer = setTimeout(() => stop(new Error(`${tool.name} took longer than ${timeoutMs} ms and was stopped.`)), timeoutMs);
-    const onRunAbort = () => stop(runSignal.reason);
-    runSignal.addEventListener('abort', onRunAbort, { once: true });
+    const message = limitMs < timeoutMs ? `${tool.name} was stopped: the run ran out of time.` : `${tool.name} took longer than ${timeoutMs} ms and was stopped.`;
+    const timer = setTimeout(() => stop(new Error(message)), limitMs);
+    const onRunAbort = () => stop(runSignal!.reason);
+    runSignal?.addEventListener('abort', onRunAbort, { once: true });
     const context: ToolContext = {
       ...this.options.context,
       get signal() {
@@ -133,7 +140,7 @@ export class ToolRunner {
       return await Promise.race([tool.run(args, context), stopped]);
     } finally {
       clearTimeout(timer);
-      runSignal.removeEventListener('abort', onRunAbort);
+      runSignal?.removeEventListener('abort', onRunAbort);
     }
   }
 

@@ -36,7 +36,10 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'none';
   /** Stop sequences (text protocol). */
   stop?: string[];
-  signal: AbortSignal;
+  /** Cancels the request (and any retry wait). */
+  signal?: AbortSignal;
+  /** Epoch ms by which the whole run must end: no attempt or retry wait may run past it. */
+  deadline?: number;
 }
 
 export interface ModelReply {

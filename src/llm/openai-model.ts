@@ -19,10 +19,12 @@ export class OpenAIChatModel implements ChatModel {
   readonly model: string;
   private readonly client: OpenAI;
   private readonly policy: RetryPolicy;
+  private readonly timeoutMs: number;
 
   constructor(config: ModelConfig, deps: OpenAIModelDeps = {}) {
     this.model = config.model;
     this.policy = { maxRetries: config.maxRetries, maxWaitMs: config.maxRetryWaitMs };
+    this.timeoutMs = config.timeoutMs;
     this.client = new OpenAI({
       apiKey: config.apiKey,
       baseURL: config.baseURL,
@@ -34,15 +36,19 @@ export class OpenAIChatModel implements ChatModel {
 
   async complete(request: ModelRequest): Promise<ModelReply> {
     for (let attempt = 0; ; attempt++) {
+      const remaining = (request.deadline ?? Infinity) - Date.now();
+      if (remaining <= 0) throw new ModelError('timeout', 'The run ran out of time while waiting for the model server.');
       try {
-        return await this.once(request);
+        return await this.once(request, remaining < this.timeoutMs ? remaining : this.timeoutMs);
       } catch (raw) {
         const error = toModelError(raw, request.signal, this.client.baseURL);
         const retryable = ['rate-limit', 'server', 'timeout', 'connection'].includes(error.kind);
         if (!retryable || attempt >= this.policy.maxRetries) throw error;
         const hint = raw instanceof OpenAI.APIError ? retryAfterMs(raw.headers ?? undefined) : undefined;
+        const wait = retryDelay(this.policy, attempt, hint);
+        if (wait >= (request.deadline ?? Infinity) - Date.now()) throw error;
         try {
-          await abortableSleep(retryDelay(this.policy, attempt, hint), request.signal);
+          await abortableSleep(wait, request.signal);
         } catch (reason) {
           throw new ModelError('aborted', 'The request was cancelled.', undefined, { cause: reason });
         }
@@ -50,16 +56,18 @@ export class OpenAIChatModel implements ChatModel {
     }
   }
 
-  private async once(request: ModelRequest): Promise<ModelReply> {
+  private async once(request: ModelRequest, timeoutMs: number): Promise<ModelReply> {
     const hasTools = request.tools !== undefined && request.tools.length > 0;
     const completion = await this.client.chat.completions.create(
       {
         model: this.model,
         messages: request.messages,
-        ...(hasTools ? { tools: request.tools, tool_choice: request.toolChoice ?? 'auto' } : {}),
+        ...(hasTools ? { tools: request.tools } : {}),
+        ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
         ...(request.stop?.length ? { stop: request.stop } : {}),
       },
-      { signal: request.signal },
+      // Per-request timeout: what is left of the run's time bounds each attempt, with no extra timer of ours.
+      { signal: request.signal, timeout: timeoutMs },
     );
     const choice = completion.choices?.[0];
     if (!choice) {
