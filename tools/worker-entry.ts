@@ -45,6 +45,8 @@ export class ProcessWorker extends EventEmitter {
 
   /** Kill the process at once (it may be stuck in a computation) and wait for it to be gone. */
   terminate(): Promise<number> {
+    // Held again while it dies, so whoever awaits this is not left behind by an emptied event loop.
+    this.child.ref();
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
     return this.exited;
   }

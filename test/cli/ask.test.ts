@@ -60,6 +60,13 @@ describe('npm run ask', () => {
     server = await FakeOpenAIServer.start();
   }, 30_000);
 
+  it('still exits non-zero when the model fails after the calculator has started (its worker is shut down first)', async () => {
+    server.script({ toolCalls: [{ name: 'calculate', arguments: { expression: '2 + 2' } }] }, { status: 500, error: 'upstream broke' });
+    const { code, stderr } = await ask(['--protocol', 'native', 'two plus two'], { ...env(), OPENAI_MAX_RETRIES: '0' });
+    expect(stderr).toContain('upstream broke');
+    expect(code).toBe(1);
+  }, 30_000);
+
   it('names missing configuration and bad flags', async () => {
     const missing = await ask(['hello'], {});
     expect(missing.code).toBe(2);
