@@ -9,7 +9,6 @@ import { ToolRunner, type Observation, type PreparedCall } from './tool-runner.j
 import { stepNote, type Interpreted, type PlannedCall, type ProtocolDriver } from './protocol.js';
 import { NativeProtocol } from './native-protocol.js';
 import { TextProtocol } from './text-protocol.js';
-import { normalizeToolName } from './text-parser.js';
 import { addUsage, emptyUsage, learnedProtocol, rememberProtocol } from './run-support.js';
 import type { AgentEvent, AgentResult, ChatMessage, ChatModel, EndReason, ModelReply, ProtocolSetting } from './types.js';
 
@@ -63,7 +62,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     context: { fetch: options.fetch ?? globalThis.fetch, now: options.now ?? (() => new Date()) },
     clock,
   });
-  const known = new Set(options.tools.flatMap((t) => [t.name, ...(t.aliases ?? []).map(normalizeToolName)]));
+  const known = runner.knownNames;
   const setting = options.protocol ?? 'auto';
   const native = new NativeProtocol({ offerFinalAnswerTool: options.offerFinalAnswerTool });
   let driver: ProtocolDriver =
@@ -164,7 +163,24 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         yield { type: 'answer', text: answer, sources: dedupe(sources), forced: false };
         break;
       }
-      yield* runCalls(turn, steps);
+      // Asked again: a moderator may have turned a tool off while the model was thinking.
+      const current = allowedNow();
+      const allowedNowForCalls = current instanceof Set ? current : await current;
+      const prepared = turn.calls.map((c) => runner.prepare(c.tool, c.raw, allowedNowForCalls));
+      for (const [i, c] of turn.calls.entries()) {
+        const p = prepared[i]!;
+        yield { type: 'action', step: steps, callId: c.callId, tool: c.tool, input: 'args' in p ? p.args : c.raw.text };
+      }
+      // The calls run concurrently; their results are taken (and shown) in call order.
+      const pending = await startCalls(turn, prepared, steps);
+      const outs: Array<{ call: PlannedCall; output: string }> = [];
+      for (const [i, c] of turn.calls.entries()) {
+        const obs = await pending[i]!;
+        sources.push(...obs.sources);
+        outs.push({ call: c, output: obs.output });
+        yield { type: 'observation', step: steps, callId: c.callId, tool: c.tool, output: obs.output, isError: obs.isError, durationMs: obs.durationMs, truncated: obs.truncated };
+      }
+      added.push(turn.assistant, ...driver.observationMessages(outs, stepNote(steps + 1, maxSteps)));
     }
   } catch (e) {
     if (signal?.aborted) {
@@ -199,32 +215,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   };
 
   /** Announce, run (concurrently, results in call order) and record one step's tool calls. */
-  async function* runCalls(turn: Interpreted, step: number): AsyncGenerator<AgentEvent, void, void> {
-    // Asked again: a moderator may have turned a tool off while the model was thinking.
-    const current = allowedNow();
-    const allowed = current instanceof Set ? current : await current;
-    const prepared = turn.calls.map((c) => runner.prepare(c.tool, c.raw, allowed));
-    for (const [i, c] of turn.calls.entries()) {
-      const p = prepared[i]!;
-      yield { type: 'action', step, callId: c.callId, tool: c.tool, input: 'args' in p ? p.args : c.raw.text };
-    }
+  /** Start a step's prepared calls: concurrently, or one at a time when a person approves each. */
+  async function startCalls(turn: Interpreted, prepared: PreparedCall[], step: number): Promise<Array<Promise<Observation>>> {
     const pending: Array<Promise<Observation>> = [];
     for (const [i, c] of turn.calls.entries()) {
       const running = decide(c, prepared[i]!, step);
-      // Manual mode asks a person about one call at a time.
       if (options.beforeTool) await running.catch(() => undefined);
+      running.catch(() => undefined); // awaited below in call order; never an unhandled rejection
       pending.push(running);
     }
-    // Results are awaited in call order; the calls themselves already run concurrently.
-    pending.forEach((p) => p.catch(() => undefined));
-    const outs: Array<{ call: PlannedCall; output: string }> = [];
-    for (const [i, c] of turn.calls.entries()) {
-      const obs = await pending[i]!;
-      sources.push(...obs.sources);
-      outs.push({ call: c, output: obs.output });
-      yield { type: 'observation', step, callId: c.callId, tool: c.tool, output: obs.output, isError: obs.isError, durationMs: obs.durationMs, truncated: obs.truncated };
-    }
-    added.push(turn.assistant, ...driver.observationMessages(outs, stepNote(step + 1, maxSteps)));
+    return pending;
   }
 
   async function decide(c: PlannedCall, prepared: PreparedCall, step: number): Promise<Observation> {

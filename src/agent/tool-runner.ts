@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { describeError } from '../errors.js';
-import type { Source, ToolContext, ToolDefinition } from './tool.js';
+import type { Source, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
 import { normalizeToolName } from './text-parser.js';
 import type { ToolSchema } from './types.js';
 
@@ -24,6 +24,23 @@ export interface ToolRunnerOptions {
   maxOutputChars: number;
   context: Omit<ToolContext, 'signal'>;
   clock: () => number;
+}
+
+/** What a tool sees; a class with a getter, because an object literal with a spread and a getter is slow to build. */
+class CallContext implements ToolContext {
+  readonly fetch: typeof fetch;
+  readonly now: () => Date;
+  constructor(
+    base: Omit<ToolContext, 'signal'>,
+    private readonly makeSignal: () => AbortSignal,
+  ) {
+    this.fetch = base.fetch;
+    this.now = base.now;
+  }
+
+  get signal(): AbortSignal {
+    return this.makeSignal();
+  }
 }
 
 /** A call ready to run, or the error observation for a call that cannot. */
@@ -50,14 +67,34 @@ export function toolSchema(tool: ToolDefinition): ToolSchema {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
 }
 
+/** Names and aliases of a tool list, built once per list: runs share the bot's one list of tools. */
+interface ToolIndex {
+  byName: Map<string, ToolDefinition>;
+  known: ReadonlySet<string>;
+}
+const indexCache = new WeakMap<readonly ToolDefinition[], ToolIndex>();
+
+function indexTools(tools: readonly ToolDefinition[]): ToolIndex {
+  let index = indexCache.get(tools);
+  if (!index) {
+    const byName = new Map<string, ToolDefinition>();
+    for (const tool of tools) for (const alias of tool.aliases ?? []) byName.set(normalizeToolName(alias), tool);
+    for (const tool of tools) byName.set(tool.name, tool);
+    index = { byName, known: new Set(byName.keys()) };
+    indexCache.set(tools, index);
+  }
+  return index;
+}
+
 export class ToolRunner {
-  private readonly byName = new Map<string, ToolDefinition>();
+  private readonly byName: Map<string, ToolDefinition>;
+  /** Every name and alias the tools answer to (normalized), for the text parser. */
+  readonly knownNames: ReadonlySet<string>;
 
   constructor(private readonly options: ToolRunnerOptions) {
-    for (const tool of options.tools) {
-      for (const alias of tool.aliases ?? []) this.byName.set(normalizeToolName(alias), tool);
-    }
-    for (const tool of options.tools) this.byName.set(tool.name, tool);
+    const index = indexTools(options.tools);
+    this.byName = index.byName;
+    this.knownNames = index.known;
   }
 
   /** The tool a model-written name refers to, by exact name or alias. */
@@ -105,7 +142,7 @@ export class ToolRunner {
     return { output: text, isError: false, truncated, sources: [], durationMs: 0 };
   }
 
-  private async withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal | undefined, deadline: number) {
+  private withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal | undefined, deadline: number): Promise<string | ToolOutput> {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
     // The same delay each call when the deadline is far, so Node reuses one timer list.
     const remaining = deadline - Date.now();
@@ -114,34 +151,54 @@ export class ToolRunner {
     // without one, and each AbortController costs several microseconds on this hot path.
     let controller: AbortController | undefined;
     let stopReason: unknown;
-    let rejectStopped!: (reason: unknown) => void;
-    // A tool that ignores its signal must not hold the run: the race settles when it is stopped.
-    const stopped = new Promise<never>((_, reject) => (rejectStopped = reject));
-    const stop = (reason: unknown) => {
-      stopReason ??= reason;
-      controller?.abort(reason);
-      rejectStopped(reason);
-    };
+    const context = new CallContext(this.options.context, () => {
+      if (!controller) {
+        controller = new AbortController();
+        if (stopReason !== undefined) controller.abort(stopReason);
+      }
+      return controller.signal;
+    });
     const message = limitMs < timeoutMs ? `${tool.name} was stopped: the run ran out of time.` : `${tool.name} took longer than ${timeoutMs} ms and was stopped.`;
-    const timer = setTimeout(() => stop(new Error(message)), limitMs);
-    const onRunAbort = () => stop(runSignal!.reason);
-    runSignal?.addEventListener('abort', onRunAbort, { once: true });
-    const context: ToolContext = {
-      ...this.options.context,
-      get signal() {
-        if (!controller) {
-          controller = new AbortController();
-          if (stopReason !== undefined) controller.abort(stopReason);
-        }
-        return controller.signal;
-      },
-    };
-    try {
-      return await Promise.race([tool.run(args, context), stopped]);
-    } finally {
-      clearTimeout(timer);
-      runSignal?.removeEventListener('abort', onRunAbort);
-    }
+    // One promise settled by whichever comes first: the tool, its time limit, or the run's abort. A tool
+    // that ignores its signal therefore cannot hold the run.
+    return new Promise<string | ToolOutput>((resolve, reject) => {
+      let settled = false;
+      const finish = () => {
+        settled = true;
+        clearTimeout(timer);
+        runSignal?.removeEventListener('abort', onRunAbort);
+      };
+      const stop = (reason: unknown) => {
+        if (settled) return;
+        finish();
+        stopReason = reason;
+        controller?.abort(reason);
+        reject(reason);
+      };
+      const timer = setTimeout(() => stop(new Error(message)), limitMs);
+      const onRunAbort = () => stop(runSignal!.reason);
+      runSignal?.addEventListener('abort', onRunAbort, { once: true });
+      let running: Promise<string | ToolOutput>;
+      try {
+        running = tool.run(args, context);
+      } catch (error) {
+        finish();
+        reject(error);
+        return;
+      }
+      running.then(
+        (value) => {
+          if (settled) return;
+          finish();
+          resolve(value);
+        },
+        (error) => {
+          if (settled) return;
+          finish();
+          reject(error);
+        },
+      );
+    });
   }
 
   private cut(output: string): { text: string; truncated: boolean } {
