@@ -116,6 +116,8 @@ export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<Tu
     return await finishTurn(ctx, request, result, userMessage, run.stopCause);
   } finally {
     await steps.close();
+    // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
+    if (steps.failure !== undefined) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
   }
