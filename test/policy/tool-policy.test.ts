@@ -60,6 +60,22 @@ describe('createToolPolicy', () => {
     expect((await allowed(SCOPE)).has('read_url')).toBe(true);
   });
 
+  it('during a storage failure keeps a tool a moderator turned off switched off, and logs once a minute, not every step', async () => {
+    const store = new FakeSettingsStore();
+    store.settings.toolRules.push({ tool: 'calculate', allow: false });
+    const { lines, logger } = recordingLogger();
+    let now = 0;
+    const allowed = createToolPolicy(store, TOOLS, logger, () => now);
+    expect((await allowed(SCOPE)).has('calculate')).toBe(false);
+
+    store.failure = new StorageError('SQLite file is locked');
+    for (let step = 0; step < 5; step++) expect(await allowed(SCOPE)).toEqual(new Set(['wikipedia', 'current_time']));
+    expect(lines).toHaveLength(1);
+    now = 61_000;
+    await allowed(SCOPE);
+    expect(lines).toHaveLength(2);
+  });
+
   it('only ever names tools that are in the toolbox', async () => {
     const store = new FakeSettingsStore();
     store.settings.toolRules.push({ tool: 'shell', allow: true });
