@@ -3,7 +3,7 @@
  * Text beside tool calls is the thought; a reply without tool calls, or a `final_answer` call, is the answer.
  */
 import type { ToolDefinition } from './tool.js';
-import { toolSchema } from './tool-runner.js';
+import { toolSchema } from './tool-arguments.js';
 import type { Interpreted, ObservationOut, ProtocolDriver } from './protocol.js';
 import type { ChatMessage, ModelReply, ToolSchema } from './types.js';
 

@@ -3,7 +3,7 @@
  * interface, so native tool calling and the text protocol share the tools, limits and events.
  */
 import type { ToolDefinition } from './tool.js';
-import type { RawArguments } from './tool-runner.js';
+import type { RawArguments } from './tool-arguments.js';
 import type { ChatMessage, ModelReply, ModelRequest, Protocol } from './types.js';
 
 export interface PlannedCall {

@@ -4,11 +4,10 @@
  * allowed here, broken JSON, wrong arguments) or a failing tool is an observation the model can act on,
  * never an exception that ends the run.
  */
-import { z } from 'zod';
 import { describeError } from '../errors.js';
 import type { Source, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
 import { normalizeToolName } from './text-parser.js';
-import type { ToolSchema } from './types.js';
+import { decodeArguments, type RawArguments } from './tool-arguments.js';
 
 export interface Observation {
   output: string;
@@ -45,27 +44,6 @@ class CallContext implements ToolContext {
 
 /** A call ready to run, or the error observation for a call that cannot. */
 export type PreparedCall = { tool: ToolDefinition; args: unknown } | { error: string };
-
-/** Arguments as the model sent them: a JSON string (native) or the text after `Action: tool:` (text). */
-export type RawArguments = { kind: 'json'; text: string } | { kind: 'text'; text: string };
-
-const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
-
-/** The JSON schema of a tool's parameters, computed once per tool. */
-export function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
-  let schema = schemaCache.get(tool);
-  if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
-    schema = rest;
-    schemaCache.set(tool, schema);
-  }
-  return schema;
-}
-
-/** A tool in the native protocol's `tools` array. */
-export function toolSchema(tool: ToolDefinition): ToolSchema {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
-}
 
 /** Names and aliases of a tool list, built once per list: runs share the bot's one list of tools. */
 interface ToolIndex {
@@ -214,33 +192,4 @@ export class ToolRunner {
     const names = [...allowed];
     return names.length ? `Tools you can use: ${names.join(', ')}.` : 'No tools are available here; answer directly.';
   }
-}
-
-/** Decode and validate arguments; on failure, an observation that shows what a valid call looks like. */
-export function decodeArguments(tool: ToolDefinition, raw: RawArguments): { args: unknown } | { error: string } {
-  const text = raw.text.trim();
-  let value: unknown;
-  if (text === '') value = {};
-  else if (raw.kind === 'json' || (text.startsWith('{') && text.endsWith('}'))) {
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      if (raw.kind === 'json' || !tool.textParameter) {
-        return { error: `Error: the arguments for ${tool.name} are not valid JSON (${describeError(error)}). ${usage(tool)}` };
-      }
-      value = { [tool.textParameter]: text };
-    }
-  } else if (tool.textParameter) value = { [tool.textParameter]: text };
-  else value = text;
-
-  const parsed = tool.parameters.safeParse(value);
-  if (parsed.success) return { args: parsed.data };
-  const problems = parsed.error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
-    .join('; ');
-  return { error: `Error: invalid arguments for ${tool.name}: ${problems}. ${usage(tool)}` };
-}
-
-function usage(tool: ToolDefinition): string {
-  return `Expected arguments matching this JSON schema: ${JSON.stringify(parametersSchema(tool))}`;
 }

@@ -1,0 +1,58 @@
+/**
+ * A tool's arguments: the JSON schema the model is offered, and decoding and validating what the
+ * model sent back (a JSON string in the native protocol, the text after `Action: tool:` in the text one).
+ */
+import { z } from 'zod';
+import { describeError } from '../errors.js';
+import type { ToolDefinition } from './tool.js';
+import type { ToolSchema } from './types.js';
+
+/** Arguments as the model sent them: a JSON string (native) or the text after `Action: tool:` (text). */
+export type RawArguments = { kind: 'json'; text: string } | { kind: 'text'; text: string };
+
+const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
+
+/** The JSON schema of a tool's parameters, computed once per tool. */
+export function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+    schema = rest;
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+/** A tool in the native protocol's `tools` array. */
+export function toolSchema(tool: ToolDefinition): ToolSchema {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
+}
+
+/** Decode and validate arguments; on failure, an observation that shows what a valid call looks like. */
+export function decodeArguments(tool: ToolDefinition, raw: RawArguments): { args: unknown } | { error: string } {
+  const text = raw.text.trim();
+  let value: unknown;
+  if (text === '') value = {};
+  else if (raw.kind === 'json' || (text.startsWith('{') && text.endsWith('}'))) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      if (raw.kind === 'json' || !tool.textParameter) {
+        return { error: `Error: the arguments for ${tool.name} are not valid JSON (${describeError(error)}). ${usage(tool)}` };
+      }
+      value = { [tool.textParameter]: text };
+    }
+  } else if (tool.textParameter) value = { [tool.textParameter]: text };
+  else value = text;
+
+  const parsed = tool.parameters.safeParse(value);
+  if (parsed.success) return { args: parsed.data };
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
+    .join('; ');
+  return { error: `Error: invalid arguments for ${tool.name}: ${problems}. ${usage(tool)}` };
+}
+
+function usage(tool: ToolDefinition): string {
+  return `Expected arguments matching this JSON schema: ${JSON.stringify(parametersSchema(tool))}`;
+}
