@@ -99,15 +99,18 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     }
     cacheFor = { driver, allowed, key };
   };
-  const call = async (final: boolean, allowed: ReadonlySet<string>): Promise<ModelReply> => {
+  const countUsage = (reply: ModelReply): ModelReply => {
+    addUsage(usage, reply.usage);
+    return reply;
+  };
+  // A plain function returning the model's promise: one async frame fewer on every step.
+  const call = (final: boolean, allowed: ReadonlySet<string>): Promise<ModelReply> => {
     prepare(allowed);
     const messages: ChatMessage[] = [{ role: 'system', content: prompt }, ...driver.prepareHistory(options.messages), ...driver.prepareHistory(added)];
     if (final) messages.push(driver.finalNudge(maxSteps));
-    if (timedOut()) throw new RunTimeout();
+    if (timedOut()) return Promise.reject(new RunTimeout());
     const request = final ? driver.requestFields(offered, true) : fields;
-    const reply = await options.model.complete({ messages, ...request, signal, deadline });
-    addUsage(usage, reply.usage);
-    return reply;
+    return options.model.complete({ messages, ...request, signal, deadline }).then(countUsage);
   };
 
   yield { type: 'run-start', protocol: driver.name, maxSteps, tools: [...(await allowedNow())] };

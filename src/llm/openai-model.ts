@@ -56,43 +56,46 @@ export class OpenAIChatModel implements ChatModel {
     }
   }
 
-  private async once(request: ModelRequest, timeoutMs: number): Promise<ModelReply> {
+  private once(request: ModelRequest, timeoutMs: number): Promise<ModelReply> {
     const hasTools = request.tools !== undefined && request.tools.length > 0;
-    const completion = await this.client.chat.completions.create(
-      {
-        model: this.model,
-        messages: request.messages,
-        ...(hasTools ? { tools: request.tools } : {}),
-        ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
-        ...(request.stop?.length ? { stop: request.stop } : {}),
-      },
-      // Per-request timeout: what is left of the run's time bounds each attempt, with no extra timer of ours.
-      { signal: request.signal, timeout: timeoutMs },
-    );
-    const choice = completion.choices?.[0];
-    if (!choice) {
-      throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');
-    }
-    const message = choice.message as typeof choice.message & { reasoning_content?: string; reasoning?: string };
-    const toolCalls: ToolCall[] = [];
-    for (const call of message.tool_calls ?? []) {
-      if (call.type !== 'function') continue;
-      toolCalls.push({
-        id: call.id,
-        type: 'function',
-        function: { name: call.function.name, arguments: call.function.arguments ?? '' },
-      });
-    }
-    return {
-      content: message.content ?? '',
-      reasoning: message.reasoning_content ?? message.reasoning ?? undefined,
-      toolCalls,
-      finishReason: choice.finish_reason ?? undefined,
-      usage: {
-        promptTokens: completion.usage?.prompt_tokens ?? 0,
-        completionTokens: completion.usage?.completion_tokens ?? 0,
-        totalTokens: completion.usage?.total_tokens ?? 0,
-      },
-    };
+    // A plain promise chain, not another async frame: this is on every step's path.
+    return this.client.chat.completions
+      .create(
+        {
+          model: this.model,
+          messages: request.messages,
+          ...(hasTools ? { tools: request.tools } : {}),
+          ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+          ...(request.stop?.length ? { stop: request.stop } : {}),
+        },
+        // Per-request timeout: what is left of the run's time bounds each attempt, with no extra timer of ours.
+        { signal: request.signal, timeout: timeoutMs },
+      )
+      .then(toReply);
   }
+}
+
+/** The SDK's completion as the engine's ModelReply. */
+function toReply(completion: OpenAI.ChatCompletion): ModelReply {
+  const choice = completion.choices?.[0];
+  if (!choice) {
+    throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');
+  }
+  const message = choice.message as typeof choice.message & { reasoning_content?: string; reasoning?: string };
+  const toolCalls: ToolCall[] = [];
+  for (const call of message.tool_calls ?? []) {
+    if (call.type !== 'function') continue;
+    toolCalls.push({ id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments ?? '' } });
+  }
+  return {
+    content: message.content ?? '',
+    reasoning: message.reasoning_content ?? message.reasoning ?? undefined,
+    toolCalls,
+    finishReason: choice.finish_reason ?? undefined,
+    usage: {
+      promptTokens: completion.usage?.prompt_tokens ?? 0,
+      completionTokens: completion.usage?.completion_tokens ?? 0,
+      totalTokens: completion.usage?.total_tokens ?? 0,
+    },
+  };
 }
