@@ -176,6 +176,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       }
       // The calls run concurrently; their results are taken (and shown) in call order.
       const pending = await startCalls(turn, prepared, steps);
+      for (const p of pending) p.catch(() => undefined); // awaited below in call order; never unhandled
       const outs: Array<{ call: PlannedCall; output: string }> = [];
       for (const [i, c] of turn.calls.entries()) {
         const obs = await pending[i]!;
@@ -220,24 +221,26 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   /** Announce, run (concurrently, results in call order) and record one step's tool calls. */
   /** Start a step's prepared calls: concurrently, or one at a time when a person approves each. */
   async function startCalls(turn: Interpreted, prepared: PreparedCall[], step: number): Promise<Array<Promise<Observation>>> {
+    // Without manual mode every call starts at once, straight into the runner.
+    if (!options.beforeTool) return prepared.map((p) => runner.execute(p, signal, deadline));
     const pending: Array<Promise<Observation>> = [];
     for (const [i, c] of turn.calls.entries()) {
       const running = decide(c, prepared[i]!, step);
-      if (options.beforeTool) await running.catch(() => undefined);
-      running.catch(() => undefined); // awaited below in call order; never an unhandled rejection
+      await running.catch(() => undefined); // a person approves one call at a time
       pending.push(running);
     }
     return pending;
   }
 
   async function decide(c: PlannedCall, prepared: PreparedCall, step: number): Promise<Observation> {
-    if (options.beforeTool && !('error' in prepared)) {
-      const decision = await options.beforeTool({ step, tool: c.tool, input: prepared.args });
+    if (!('error' in prepared)) {
+      const decision = await options.beforeTool!({ step, tool: c.tool, input: prepared.args });
       if (decision.kind === 'stop') throw new StopRequested();
       if (decision.kind === 'observe') return runner.injected(decision.text);
     }
     return runner.execute(prepared, signal, deadline);
   }
+
 }
 
 function dedupe(sources: Source[]): Source[] {
