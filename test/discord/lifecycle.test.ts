@@ -50,3 +50,33 @@ describe('bot lifecycle and thread states', () => {
     expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 });
+
+describe('long threads and long runs', () => {
+  it('says so in the thread when older history no longer fits, and leaves it out of the request', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    const long = 'word '.repeat(700).trim();
+    model.script({ content: `First answer: ${long}` }, { content: 'Second answer.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Tell me a lot' } });
+    const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    h.ctx.storageConfig.historyTokenBudget = 600; // the next turn no longer fits the first exchange
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: first.channelId, content: 'And briefly?' });
+    await fake.waitForMessage((m) => m.content.includes('Second answer.'), 10_000, { since: mark });
+    const notice = fake.messagesIn(first.channelId).find((m) => m.content.includes('This thread is long'));
+    expect(notice?.content).toMatch(/only using its most recent messages \(1 older exchange left out\)/);
+    const sent = model.requests[1]!.body.messages.map((m) => m.content ?? '');
+    expect(sent.some((c) => c.includes('First answer'))).toBe(false);
+    expect(sent.at(-1)).toMatch(/And briefly\?$/);
+  });
+
+  it('posts the answer in the thread even when the run outlives the interaction token', async () => {
+    h = await startHarness({ fake: { tokenLifetimeMs: 300 } });
+    const { fake, model } = h;
+    model.script({ content: 'Worth the wait.', delayMs: 800 });
+    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'Slow?' } });
+    const answer = await fake.waitForMessage((m) => m.content.includes('Worth the wait.'), 10_000);
+    expect(answer.channelId).not.toBe(fake.defaults.channelId); // in the thread, not through the interaction
+    expect(fake.message(interaction.originalMessageId!)!.content).not.toContain('Full answer');
+  });
+});
