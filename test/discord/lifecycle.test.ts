@@ -80,3 +80,16 @@ describe('long threads and long runs', () => {
     expect(fake.message(interaction.originalMessageId!)!.content).not.toContain('Full answer');
   });
 });
+
+describe('a rate-limited model server', () => {
+  it('tells the thread it is being rate limited and keeps the question', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    model.script({ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '1' } });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Busy?' } });
+    const notice = await fake.waitForMessage((m) => m.content.startsWith('❌'), 10_000);
+    expect(notice.content).toMatch(/rate limiting us \(429\): Rate limit reached/);
+    const saved = await h.ctx.storage.conversations.load(notice.channelId);
+    expect(saved.messages.map((m) => [m.role, m.content])).toEqual([['user', 'Busy?']]);
+  });
+});
