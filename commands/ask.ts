@@ -30,7 +30,6 @@ export const ask: Command = {
     await interaction.deferReply();
     const question = interaction.options.getString('question', true).trim();
     const name = displayNameOf(interaction.member, interaction.user);
-    const scope = scopeOf(interaction, interaction.member);
     const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id };
     const channel = interaction.channel;
 
