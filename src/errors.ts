@@ -34,6 +34,8 @@ export type ModelErrorKind =
   | 'auth'
   | 'bad-request'
   | 'tools-unsupported'
+  | 'context-length'
+  | 'quota'
   | 'aborted';
 
 /** The model server failed or refused; `kind` says how, `status` is the HTTP status if any. */

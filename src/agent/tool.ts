@@ -25,6 +25,8 @@ export interface ToolContext {
   fetch: typeof fetch;
   /** The clock. */
   now: () => Date;
+  /** The knowledge collection of the place the run is in (a Discord server's id, or the terminal's); none outside one. */
+  collection?: string;
 }
 
 export interface ToolDefinition<Args = any> {

@@ -40,7 +40,20 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Epoch ms by which the whole run must end: no attempt or retry wait may run past it. */
   deadline?: number;
+  /** Most tokens the reply may have (MODEL_MAX_TOKENS); sent as the parameter the server expects. */
+  maxTokens?: number;
+  /** Called with each piece of text as the server streams it, in order. */
+  onDelta?: (delta: ModelDelta) => void;
 }
+
+/** A piece of a streamed reply: answer/thought text (`content`) or separate reasoning text. */
+export interface ModelDelta {
+  kind: 'content' | 'reasoning';
+  text: string;
+}
+
+/** Why the server stopped writing: OpenAI's values, or a server's own word. */
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | (string & {});
 
 export interface ModelReply {
   content: string;
@@ -48,12 +61,17 @@ export interface ModelReply {
   reasoning?: string;
   toolCalls: ToolCall[];
   usage: Usage;
-  finishReason?: string;
+  finishReason?: FinishReason;
 }
 
 /** Anything that completes a chat: the OpenAI-compatible client, or a scripted fake in tests. */
 export interface ChatModel {
   readonly model: string;
+  /**
+   * The server and model together (e.g. `http://127.0.0.1:11434/v1#qwen2.5:7b`): what the engine
+   * learns about a model server (that it needs the text protocol) is remembered per key. Default: `model`.
+   */
+  readonly key?: string;
   complete(request: ModelRequest): Promise<ModelReply>;
 }
 
