@@ -1,5 +1,5 @@
 /**
- * Orchestration cost per step: our loop (runAgent over OpenAIChatModel) against the minimal loop of
+ * Orchestration cost per step: our loop (an engine run over OpenAIChatModel) against the minimal loop of
  * the openai SDK from the reference write-up, and the same minimal loop over plain fetch (the floor).
  * All three talk to one local zero-latency server in the same process run; the rounds interleave the
  * loops so machine noise hits them alike. Each episode: tool call, tool call, answer (3 steps).
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { defineTool } from '../src/agent/tool.js';
-import { runAgent } from '../src/agent/run-agent.js';
+import { createEngine } from '../src/agent/engine.js';
 import { OpenAIChatModel } from '../src/llm/openai-model.js';
 import { fmt, median, type BenchSection } from './stats.js';
 
@@ -98,7 +98,7 @@ function minimalFetchLoop(baseURL: string): Episode {
   };
 }
 
-/** Our loop: runAgent with its events consumed, as the bot does. */
+/** Our loop: an engine run with its events consumed, as the bot does. */
 function ourLoop(baseURL: string): Episode {
   const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 });
   const add = defineTool({
@@ -107,13 +107,15 @@ function ourLoop(baseURL: string): Episode {
       return String(a + b);
     },
   });
-  const tools = [add];
+  const engine = createEngine({ model, tools: [add], defaults: { protocol: 'native' } });
   return async () => {
-    const run = runAgent({ model, tools, messages: [{ role: 'user', content: 'What is 2 + 3?' }], protocol: 'native' });
-    let next = await run.next();
-    while (!next.done) next = await run.next();
-    if (next.value.reason !== 'answer') throw new Error(`bench run ended with ${next.value.reason}`);
-    return next.value.answer;
+    const run = engine.run({ messages: [{ role: 'user', content: 'What is 2 + 3?' }] });
+    for await (const _event of run) {
+      // consumed, as the bot consumes them
+    }
+    const result = await run.result;
+    if (result.reason !== 'answer') throw new Error(`bench run ended with ${result.reason}`);
+    return result.answer;
   };
 }
 
@@ -141,7 +143,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   const loops: Array<[string, Episode]> = [
     ['minimal SDK loop (baseline)', minimalSdkLoop(baseURL)],
-    ['threadwise runAgent', ourLoop(baseURL)],
+    ['threadwise engine', ourLoop(baseURL)],
     ['minimal loop over plain fetch', minimalFetchLoop(baseURL)],
   ];
   const rows: BenchSection['rows'] = [];

@@ -4,12 +4,11 @@
  */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction, type ThreadChannel } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import type { BotContext } from '../src/discord/context.js';
-import { displayNameOf, scopeOf, threadName, turnSettings } from '../src/discord/interaction-info.js';
-import { interactionTarget, NO_MENTIONS, threadTarget, type TurnTarget } from '../src/discord/turn-target.js';
-import { runTurn, type TurnOutcome } from '../src/discord/thread-turn.js';
+import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-info.js';
+import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
+import type { TurnOutcome } from '../src/discord/thread-turn.js';
+import type { AdmittedTurn } from '../src/discord/turns.js';
 import { describeDiscordError, missingPermissions } from '../src/discord/discord-errors.js';
-import { ThreadBusyError } from '../src/state/index.js';
 
 const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
 
@@ -25,22 +24,35 @@ export const ask: Command = {
     .setContexts(InteractionContextType.Guild)
     .addStringOption((o) => o.setName('question').setDescription('What do you want to know?').setRequired(true).setMaxLength(4000)),
 
-  async execute(interaction, ctx) {
-    // Acknowledge first: Discord allows 3 seconds, and everything below may take longer.
-    await interaction.deferReply();
+  async execute(interaction, { turns, logger }) {
     const question = interaction.options.getString('question', true).trim();
     const name = displayNameOf(interaction.member, interaction.user);
     const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id };
     const channel = interaction.channel;
+    const threadId = channel?.isThread() ? channel.id : undefined;
+    const admission = await turns.admit({
+      scope: scopeOf(interaction, interaction.member),
+      author: { id: interaction.user.id, name },
+      text: question,
+      logFields: { ...logFields, threadId },
+    });
+    // A refusal is private and immediate: no thread, no model call.
+    if (!admission.ok) {
+      await interaction.reply({ content: admission.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      return;
+    }
+    const { turn } = admission;
+    // Acknowledge before anything slow: Discord allows 3 seconds.
+    await interaction.deferReply();
 
     if (channel?.isThread()) {
       if (channel.locked) {
+        turn.cancel();
         await interaction.editReply({ content: 'This thread is locked, so I cannot answer here. Start a new /ask in the channel.', allowedMentions: NO_MENTIONS });
         return;
       }
       await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
-      const outcome = await queued(ctx, interaction, channel.id, () => answer(ctx, threadTarget(channel), question, name, interaction, { ...logFields, threadId: channel.id }));
-      await linkBack(interaction, name, question, outcome);
+      await finish(interaction, turn, threadTarget(channel), name, question);
       return;
     }
 
@@ -52,7 +64,7 @@ export const ask: Command = {
         const reply = await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
         thread = await reply.startThread({ name: threadName(question), autoArchiveDuration: 1440 });
       } catch (error) {
-        ctx.logger.warn({ err: error, ...logFields }, 'could not create a thread');
+        logger.warn({ err: error, ...logFields }, 'could not create a thread');
         note = describeDiscordError(error, 'open a thread for this question');
       }
     } else {
@@ -61,35 +73,26 @@ export const ask: Command = {
 
     if (!thread) {
       await interaction.editReply({ content: `${headline(name, question)}\n-# ⚠️ ${note}`, allowedMentions: NO_MENTIONS });
-      await answer(ctx, interactionTarget(interaction), question, name, interaction, logFields);
+      await turn.run(interactionTarget(interaction));
       return;
     }
-    const created = thread;
-    const outcome = await queued(ctx, interaction, created.id, () => answer(ctx, threadTarget(created), question, name, interaction, { ...logFields, threadId: created.id }));
-    await linkBack(interaction, name, question, outcome);
+    await finish(interaction, turn, threadTarget(thread), name, question);
   },
 };
 
-async function answer(ctx: BotContext, target: TurnTarget, text: string, name: string, interaction: ChatInputCommandInteraction, logFields: Record<string, string | undefined>) {
-  const scope = scopeOf(interaction, interaction.member);
-  const { display, maxSteps } = await turnSettings(ctx, scope);
-  return runTurn(ctx, { target, scope, author: { id: interaction.user.id, name }, text, display, maxSteps, logFields });
-}
-
-/** Run in the thread's queue; a thread busy for too long gets a clear message instead of a hang. */
-async function queued(ctx: BotContext, interaction: ChatInputCommandInteraction, threadId: string, job: () => Promise<TurnOutcome>): Promise<TurnOutcome | undefined> {
-  try {
-    return await ctx.queue.run(threadId, job);
-  } catch (error) {
-    if (!(error instanceof ThreadBusyError)) throw error;
-    await interaction.followUp({ content: error.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-    return undefined;
+/** Run the turn in its thread, then point the original reply at the answer (or say the thread was busy). */
+async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTurn, target: ReturnType<typeof threadTarget>, name: string, question: string): Promise<void> {
+  const outcome = await turn.run(target);
+  if (outcome.busy) {
+    await interaction.followUp({ content: outcome.busy, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    return;
   }
+  await linkBack(interaction, name, question, outcome);
 }
 
 /** Edit the original reply to show the answer's start and link to it in the thread. */
-async function linkBack(interaction: ChatInputCommandInteraction, name: string, question: string, outcome: TurnOutcome | undefined) {
-  if (!outcome?.answerMessage || !outcome.result?.answer) return;
+async function linkBack(interaction: ChatInputCommandInteraction, name: string, question: string, outcome: TurnOutcome) {
+  if (!outcome.answerMessage || !outcome.result?.answer) return;
   const head = headline(name, question);
   const link = `\n-# Full answer and steps: ${outcome.answerMessage.url}`;
   const room = 2000 - head.length - link.length - 4;
@@ -97,4 +100,3 @@ async function linkBack(interaction: ChatInputCommandInteraction, name: string, 
   const preview = room < 80 ? '' : `\n> ${(text.length > room ? `${text.slice(0, room - 1)}…` : text).replace(/\n/g, '\n> ')}`;
   await interaction.editReply({ content: `${head}${preview}${link}`.slice(0, 2000), allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }
-

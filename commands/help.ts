@@ -1,7 +1,7 @@
 /** /help — how to use the bot here, and which tools it may use in this channel. */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { scopeOf, turnSettings } from '../src/discord/interaction-info.js';
+import { scopeOf } from '../src/discord/interaction-info.js';
 
 export const help: Command = {
   data: new SlashCommandBuilder()
@@ -9,11 +9,11 @@ export const help: Command = {
     .setDescription('How to use threadwise, and what it can do here.')
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, ctx) {
+  async execute(interaction, { allowedTools, channelSettings, tools: every, messageContent }) {
     const scope = scopeOf(interaction, interaction.member);
-    const [allowed, settings] = await Promise.all([ctx.allowedTools(scope), turnSettings(ctx, scope)]);
-    const tools = ctx.tools.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
-    const followUp = ctx.discord.messageContent
+    const [allowed, settings] = await Promise.all([allowedTools(scope), channelSettings(scope)]);
+    const tools = every.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
+    const followUp = messageContent
       ? 'Anyone in the thread can keep talking to me: just write.'
       : 'To follow up in the thread, mention me in your message, or use `/ask` there.';
     await interaction.reply({

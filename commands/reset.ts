@@ -34,7 +34,7 @@ export const reset: Command = {
 
   buttons: {
     prefix: PREFIX,
-    async handle(interaction, ctx) {
+    async handle(interaction, { queue, conversations }) {
       const [, action, threadId] = interaction.customId.split(':');
       if (action !== 'confirm' || !threadId) {
         await interaction.update({ content: 'Cancelled: nothing was forgotten.', components: [] });
@@ -42,7 +42,7 @@ export const reset: Command = {
       }
       try {
         // Through the thread's queue, so a run in progress finishes (and saves) before the reset.
-        await ctx.queue.run(threadId, () => ctx.storage.conversations.reset(threadId), { maxWaitMs: 10_000 });
+        await queue.run(threadId, () => conversations.reset(threadId), { maxWaitMs: 10_000 });
       } catch (error) {
         await interaction.update({ content: `I could not forget this thread: ${describeError(error)}. Nothing was changed.`, components: [] });
         return;

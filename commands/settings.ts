@@ -5,15 +5,17 @@
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import type { BotContext } from '../src/discord/context.js';
-import { DISPLAY_LEVELS, type DisplayLevel } from '../src/discord/format-steps.js';
+import type { BotServices } from '../src/discord/services.js';
 import { ruleChannel } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
-import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from '../src/policy/command-options.js';
-import { allowModerator, saveChange } from '../src/policy/moderation.js';
+import { STEP_LIMIT } from '../src/agent/run-defaults.js';
+import { channelSettings, DISPLAY_LEVELS, type DisplayLevel } from '../src/policy/index.js';
+import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
+import { allowModerator, saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
+type SettingsServices = Pick<BotServices, 'guildSettings' | 'defaultMaxSteps' | 'logger' | 'now'>;
 
 const LEVEL_WORDS: Record<DisplayLevel, string> = {
   full: 'every step (thoughts, tool calls, results)',
@@ -30,7 +32,7 @@ async function displayTarget(interaction: GuildCommand): Promise<{ id: string; l
   return { id: here, label: `<#${here}>` };
 }
 
-async function setDisplay(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const level = interaction.options.getString('level', true);
   if (level !== 'default' && !DISPLAY_LEVELS.includes(level as DisplayLevel)) {
     throw new OptionProblem(`Unknown display level \`${level.slice(0, 30)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
@@ -50,10 +52,10 @@ async function setDisplay(interaction: GuildCommand, ctx: BotContext): Promise<s
   return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
 }
 
-async function setStepLimit(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const limit = interaction.options.getInteger('limit');
   const detail = limit === null
-    ? `reset the step limit to the bot's default (${ctx.agent.maxSteps})`
+    ? `reset the step limit to the bot's default (${ctx.defaultMaxSteps})`
     : `set the step limit to ${limit} step${limit === 1 ? '' : 's'} per question`;
   const saved = await saveChange(ctx, interaction, {
     action: 'settings.step-limit',
@@ -66,17 +68,15 @@ async function setStepLimit(interaction: GuildCommand, ctx: BotContext): Promise
   return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
 }
 
-async function show(interaction: GuildCommand, ctx: BotContext): Promise<string> {
+const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: "the bot's default" } as const;
+
+async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const here = ruleChannel(interaction.channel);
-  const settings = await ctx.storage.guildSettings.get(interaction.guildId);
-  const own = settings.displayLevels[here.channelId];
-  const fromCategory = here.categoryId ? settings.displayLevels[here.categoryId] : undefined;
-  const level = (own ?? fromCategory ?? 'full') as DisplayLevel;
-  const source = own ? 'set for this channel' : fromCategory ? 'set for its category' : 'the default';
+  const current = channelSettings(await ctx.guildSettings.get(interaction.guildId), here, ctx.defaultMaxSteps);
   return [
     `**Settings in <#${here.channelId}>**`,
-    `• Display: \`${level}\`, ${LEVEL_WORDS[level] ?? level} (${source}).`,
-    `• Step limit: ${settings.stepLimit ?? ctx.agent.maxSteps} per question (${settings.stepLimit ? 'set for this server' : "the bot's default"}).`,
+    `• Display: \`${current.display}\`, ${LEVEL_WORDS[current.display]} (${SOURCE_WORDS[current.displaySource]}).`,
+    `• Step limit: ${current.maxSteps} per question (${SOURCE_WORDS[current.maxStepsSource]}).`,
   ].join('\n');
 }
 
@@ -97,7 +97,7 @@ export const settings: Command = {
         .addChannelOption((o) => o.setName('channel').setDescription('Channel or category (default: this channel)').addChannelTypes(...RULE_CHANNEL_TYPES)))
     .addSubcommand((s) =>
       s.setName('step-limit').setDescription('Most steps per question on this server')
-        .addIntegerOption((o) => o.setName('limit').setDescription('1-50; leave out for the default').setMinValue(1).setMaxValue(50)))
+        .addIntegerOption((o) => o.setName('limit').setDescription(`${STEP_LIMIT.min}-${STEP_LIMIT.max}; leave out for the default`).setMinValue(STEP_LIMIT.min).setMaxValue(STEP_LIMIT.max)))
     .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel')),
 
   async execute(interaction, ctx) {

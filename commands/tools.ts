@@ -14,10 +14,10 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
-import { AUDIT_SHOW_MAX } from '../src/policy/audit.js';
-import { OptionProblem, RULE_CHANNEL_TYPES } from '../src/policy/command-options.js';
-import { allowModerator } from '../src/policy/moderation.js';
-import { changeTool, listTools, resetTools, setLogChannel, showAudit } from '../src/policy/tools-subcommands.js';
+import { AUDIT_SHOW_MAX, enabledByDefault } from '../src/policy/index.js';
+import { OptionProblem, RULE_CHANNEL_TYPES } from './command-options.js';
+import { allowModerator } from './moderation.js';
+import { changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';
 
 function withTool(s: SlashCommandSubcommandBuilder, required: boolean): SlashCommandSubcommandBuilder {
   return s.addStringOption((o) => o.setName('tool').setDescription(required ? 'Which tool' : 'Which tool (leave out for every tool)').setRequired(required).setAutocomplete(true));
@@ -76,7 +76,7 @@ export const tools: Command = {
     const choices = ctx.tools
       .filter((t) => t.name.toLowerCase().includes(typed))
       .slice(0, 25)
-      .map((t) => ({ name: t.network ? `${t.name} (reaches the web: off by default)` : t.name, value: t.name }));
+      .map((t) => ({ name: enabledByDefault(t) ? t.name : `${t.name} (reaches the web: off by default)`, value: t.name }));
     await interaction.respond(choices);
   },
 };

@@ -6,6 +6,7 @@ import path from 'node:path';
 import dotenv from 'dotenv';
 import { ConfigError } from './errors.js';
 import type { ProtocolSetting } from './agent/types.js';
+import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
 
 export interface ModelConfig {
   apiKey: string;
@@ -88,16 +89,16 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     maxRetryWaitMs: read.int('OPENAI_MAX_RETRY_WAIT_MS', 10_000, 0),
   };
 
-  const protocol = read.string('AGENT_PROTOCOL') ?? 'auto';
+  const protocol = read.string('AGENT_PROTOCOL') ?? DEFAULT_RUN.protocol;
   if (!['auto', 'native', 'text'].includes(protocol)) {
     problems.push(`AGENT_PROTOCOL must be auto, native or text (got "${protocol}").`);
   }
   const agent: AgentConfig = {
     protocol: protocol as ProtocolSetting,
-    maxSteps: read.int('AGENT_MAX_STEPS', 8, 1, 50),
-    toolTimeoutMs: read.int('TOOL_TIMEOUT_MS', 15_000, 100),
-    runTimeoutMs: read.int('RUN_TIMEOUT_MS', 300_000, 1_000),
-    toolOutputMaxChars: read.int('TOOL_OUTPUT_MAX_CHARS', 4_000, 200),
+    maxSteps: read.int('AGENT_MAX_STEPS', DEFAULT_RUN.maxSteps, STEP_LIMIT.min, STEP_LIMIT.max),
+    toolTimeoutMs: read.int('TOOL_TIMEOUT_MS', DEFAULT_RUN.toolTimeoutMs, 100),
+    runTimeoutMs: read.int('RUN_TIMEOUT_MS', DEFAULT_RUN.runTimeoutMs, 1_000),
+    toolOutputMaxChars: read.int('TOOL_OUTPUT_MAX_CHARS', DEFAULT_RUN.maxToolOutputChars, 200),
   };
 
   const language = read.string('WIKIPEDIA_LANGUAGE') ?? 'en';
@@ -174,7 +175,8 @@ class EnvReader {
     if (raw === undefined) return fallback;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}").`);
+      const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+      this.problems.push(`${name} must be a whole number ${range} (got "${raw}").`);
       return fallback;
     }
     return value;

@@ -3,8 +3,8 @@
  * Text beside tool calls is the thought; a reply without tool calls, or a `final_answer` call, is the answer.
  */
 import type { ToolDefinition } from './tool.js';
-import { toolSchema } from './tool-arguments.js';
-import type { Interpreted, ObservationOut, ProtocolDriver } from './protocol.js';
+import type { ToolIndex } from './tool-index.js';
+import type { NextStep, ObservationOut, ProtocolDriver } from './protocol.js';
 import type { ChatMessage, ModelReply, ToolSchema } from './types.js';
 
 export const FINAL_ANSWER_TOOL = 'final_answer';
@@ -25,7 +25,10 @@ export interface NativeOptions {
 
 export class NativeProtocol implements ProtocolDriver {
   readonly name = 'native' as const;
-  constructor(private readonly options: NativeOptions = {}) {}
+  constructor(
+    private readonly index: ToolIndex,
+    private readonly options: NativeOptions = {},
+  ) {}
 
   systemPrompt(tools: readonly ToolDefinition[], maxSteps: number, instructions?: string): string {
     // Short on purpose: it is sent with every step, and every token of it is paid for each time.
@@ -41,7 +44,7 @@ export class NativeProtocol implements ProtocolDriver {
   }
 
   requestFields(tools: readonly ToolDefinition[], final: boolean) {
-    const schemas = tools.map(toolSchema);
+    const schemas = tools.map((tool) => this.index.schema(tool));
     if (this.options.offerFinalAnswerTool && !final) schemas.push(FINAL_ANSWER_SCHEMA);
     if (schemas.length === 0) return {};
     // 'auto' is the API's default when tools are sent: only the forced last call says anything.
@@ -52,27 +55,28 @@ export class NativeProtocol implements ProtocolDriver {
     return messages as ChatMessage[];
   }
 
-  interpret(reply: ModelReply, step: number): Interpreted {
+  interpret(reply: ModelReply, step: number): NextStep {
     const content = reply.content.trim();
     const final = reply.toolCalls.find((call) => call.function.name === FINAL_ANSWER_TOOL);
     if (final) {
       const answer = readFinalAnswer(final.function.arguments) ?? content;
-      return { thought: content || reply.reasoning, calls: [], answer, assistant: { role: 'assistant', content: answer } };
+      return { kind: 'answer', thought: content || reply.reasoning, answer, assistant: { role: 'assistant', content: answer } };
     }
     if (reply.toolCalls.length === 0) {
       if (!content) {
         return {
+          kind: 'remind',
           thought: reply.reasoning,
-          calls: [],
           reminder: { role: 'user', content: 'Your reply was empty. Call a tool, or reply with the answer.' },
           assistant: { role: 'assistant', content: '' },
         };
       }
-      return { thought: reply.reasoning, calls: [], answer: content, assistant: { role: 'assistant', content } };
+      return { kind: 'answer', thought: reply.reasoning, answer: content, assistant: { role: 'assistant', content } };
     }
     // Some servers omit call ids; the API needs them to pair results with calls.
     const toolCalls = reply.toolCalls.map((call, i) => ({ ...call, id: call.id || `call_${step}_${i}` }));
     return {
+      kind: 'tools',
       thought: content || reply.reasoning,
       calls: toolCalls.map((call) => ({
         callId: call.id,
@@ -91,10 +95,10 @@ export class NativeProtocol implements ProtocolDriver {
     }));
   }
 
-  finalNudge(maxSteps: number): ChatMessage {
+  finalNudge(why: string): ChatMessage {
     return {
       role: 'user',
-      content: `You have used all ${maxSteps} steps. Do not call any more tools: give your best answer now from what you have found, and say if it is incomplete.`,
+      content: `${why} Do not call any more tools: give your best answer now from what you have found, and say if it is incomplete.`,
     };
   }
 

@@ -1,6 +1,7 @@
 /**
- * What the two protocols have in common. The loop in run-agent.ts drives either through this
- * interface, so native tool calling and the text protocol share the tools, limits and events.
+ * What the two protocols have in common. The run loop drives either through this interface, so native
+ * tool calling and the text protocol share the tools, limits and events. Each model reply is read
+ * into a `NextStep`: what the loop does next.
  */
 import type { ToolDefinition } from './tool.js';
 import type { RawArguments } from './tool-arguments.js';
@@ -12,16 +13,21 @@ export interface PlannedCall {
   raw: RawArguments;
 }
 
-/** One model reply, read. Exactly one of: calls to run, an answer, or a format reminder to send. */
-export interface Interpreted {
-  thought?: string;
-  calls: PlannedCall[];
-  answer?: string;
-  /** Text protocol: the reply had neither an action nor an answer; send this as the observation. */
-  reminder?: ChatMessage;
-  /** The assistant message to keep in the transcript. */
-  assistant: ChatMessage;
-}
+/**
+ * One model reply, read: run tools, take an answer, or send a reminder because the reply had neither.
+ * `assistant` is the message to keep in the transcript; `thought` is what to show as the model's reasoning.
+ */
+export type NextStep =
+  | { kind: 'tools'; thought?: string; calls: PlannedCall[]; assistant: ChatMessage }
+  | { kind: 'answer'; thought?: string; answer: string; assistant: ChatMessage }
+  | {
+      kind: 'remind';
+      thought?: string;
+      reminder: ChatMessage & { role: 'user'; content: string };
+      assistant: ChatMessage;
+      /** Text protocol: the reply was plain prose; if it happens twice in a row, the prose is the answer. */
+      prose?: string;
+    };
 
 export interface ObservationOut {
   call: PlannedCall;
@@ -36,11 +42,11 @@ export interface ProtocolDriver {
   requestFields(tools: readonly ToolDefinition[], final: boolean): Pick<ModelRequest, 'tools' | 'toolChoice' | 'stop'>;
   /** The stored conversation in the form this protocol's model expects. */
   prepareHistory(messages: readonly ChatMessage[]): ChatMessage[];
-  interpret(reply: ModelReply, step: number, knownTools: ReadonlySet<string>): Interpreted;
+  interpret(reply: ModelReply, step: number, knownTools: ReadonlySet<string>): NextStep;
   /** The observation messages for a step's calls, in call order; `stepNote` ends the last one. */
   observationMessages(results: ObservationOut[], stepNote: string): ChatMessage[];
-  /** The instruction for the last call at the step limit (sent, never stored). */
-  finalNudge(maxSteps: number): ChatMessage;
+  /** The instruction for the last call when the run must end (sent, never stored); `why` says what ran out. */
+  finalNudge(why: string): ChatMessage;
   /** Read the forced last reply as an answer, as leniently as possible. */
   finalAnswer(reply: ModelReply, knownTools: ReadonlySet<string>): string | undefined;
 }

@@ -5,7 +5,7 @@
  * is cut off before it is stored: only the engine observes.
  */
 import type { ToolDefinition } from './tool.js';
-import type { Interpreted, ObservationOut, ProtocolDriver } from './protocol.js';
+import type { NextStep, ObservationOut, ProtocolDriver } from './protocol.js';
 import { parseTextReply } from './text-parser.js';
 import type { ChatMessage, ModelReply } from './types.js';
 
@@ -55,27 +55,27 @@ ${instructions ? `\n${instructions}` : ''}`.trim();
     return toTextTranscript(messages);
   }
 
-  interpret(reply: ModelReply, step: number, knownTools: ReadonlySet<string>): Interpreted {
+  interpret(reply: ModelReply, step: number, knownTools: ReadonlySet<string>): NextStep {
     const content = reply.content.replace(SELF_OBSERVATION, '').trim();
     const parsed = parseTextReply(content, knownTools);
     const thought = parsed.thought ?? reply.reasoning;
-    const assistant: ChatMessage = { role: 'assistant', content };
     if (parsed.action) {
       const call = { callId: `text_${step}`, tool: parsed.action.tool, raw: { kind: 'text' as const, text: parsed.action.input } };
-      return { thought, calls: [call], assistant: { role: 'assistant', content: `${content}\nPAUSE` } };
+      return { kind: 'tools', thought, calls: [call], assistant: { role: 'assistant', content: `${content}\nPAUSE` } };
     }
-    if (parsed.answer !== undefined) return { thought, calls: [], answer: parsed.answer, assistant };
-    return { thought, calls: [], reminder: { role: 'user', content: REMINDER }, assistant };
+    const assistant: ChatMessage = { role: 'assistant', content };
+    if (parsed.answer !== undefined) return { kind: 'answer', thought, answer: parsed.answer, assistant };
+    return { kind: 'remind', thought, reminder: { role: 'user', content: REMINDER }, assistant, prose: parsed.thought };
   }
 
   observationMessages(results: ObservationOut[], note: string): ChatMessage[] {
     return results.map((r) => ({ role: 'user' as const, content: `Observation: ${r.output}\n\n${note}` }));
   }
 
-  finalNudge(maxSteps: number): ChatMessage {
+  finalNudge(why: string): ChatMessage {
     return {
       role: 'user',
-      content: `Observation: you have used all ${maxSteps} steps. Do not use any more tools. Write "Answer:" followed by your best answer from what you have found, and say if it is incomplete.`,
+      content: `Observation: ${why} Do not use any more tools. Write "Answer:" followed by your best answer from what you have found, and say if it is incomplete.`,
     };
   }
 

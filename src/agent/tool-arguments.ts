@@ -5,27 +5,14 @@
 import { z } from 'zod';
 import { describeError } from '../errors.js';
 import type { ToolDefinition } from './tool.js';
-import type { ToolSchema } from './types.js';
 
 /** Arguments as the model sent them: a JSON string (native) or the text after `Action: tool:` (text). */
 export type RawArguments = { kind: 'json'; text: string } | { kind: 'text'; text: string };
 
-const schemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
-
-/** The JSON schema of a tool's parameters, computed once per tool. */
+/** The JSON schema of a tool's parameters (the engine's ToolIndex computes it once per tool). */
 export function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
-  let schema = schemaCache.get(tool);
-  if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
-    schema = rest;
-    schemaCache.set(tool, schema);
-  }
-  return schema;
-}
-
-/** A tool in the native protocol's `tools` array. */
-export function toolSchema(tool: ToolDefinition): ToolSchema {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: parametersSchema(tool) } };
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
+  return rest;
 }
 
 /** Decode and validate arguments; on failure, an observation that shows what a valid call looks like. */

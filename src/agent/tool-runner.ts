@@ -6,8 +6,8 @@
  */
 import { describeError } from '../errors.js';
 import type { Source, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
-import { normalizeToolName } from './text-parser.js';
 import { decodeArguments, type RawArguments } from './tool-arguments.js';
+import type { ToolIndex } from './tool-index.js';
 
 export interface Observation {
   output: string;
@@ -18,7 +18,6 @@ export interface Observation {
 }
 
 export interface ToolRunnerOptions {
-  tools: readonly ToolDefinition[];
   timeoutMs: number;
   maxOutputChars: number;
   context: Omit<ToolContext, 'signal'>;
@@ -29,12 +28,14 @@ export interface ToolRunnerOptions {
 class CallContext implements ToolContext {
   readonly fetch: typeof fetch;
   readonly now: () => Date;
+  readonly collection: string | undefined;
   constructor(
     base: Omit<ToolContext, 'signal'>,
     private readonly makeSignal: () => AbortSignal,
   ) {
     this.fetch = base.fetch;
     this.now = base.now;
+    this.collection = base.collection;
   }
 
   get signal(): AbortSignal {
@@ -45,47 +46,19 @@ class CallContext implements ToolContext {
 /** A call ready to run, or the error observation for a call that cannot. */
 export type PreparedCall = { tool: ToolDefinition; args: unknown } | { error: string };
 
-/** Names and aliases of a tool list, built once per list: runs share the bot's one list of tools. */
-interface ToolIndex {
-  byName: Map<string, ToolDefinition>;
-  known: ReadonlySet<string>;
-}
-const indexCache = new WeakMap<readonly ToolDefinition[], ToolIndex>();
-
-function indexTools(tools: readonly ToolDefinition[]): ToolIndex {
-  let index = indexCache.get(tools);
-  if (!index) {
-    const byName = new Map<string, ToolDefinition>();
-    for (const tool of tools) for (const alias of tool.aliases ?? []) byName.set(normalizeToolName(alias), tool);
-    for (const tool of tools) byName.set(tool.name, tool);
-    index = { byName, known: new Set(byName.keys()) };
-    indexCache.set(tools, index);
-  }
-  return index;
-}
-
+/** One run's tool calls: the engine's tool index, with this run's limits and context. */
 export class ToolRunner {
-  private readonly byName: Map<string, ToolDefinition>;
-  /** Every name and alias the tools answer to (normalized), for the text parser. */
-  readonly knownNames: ReadonlySet<string>;
-
-  constructor(private readonly options: ToolRunnerOptions) {
-    const index = indexTools(options.tools);
-    this.byName = index.byName;
-    this.knownNames = index.known;
-  }
-
-  /** The tool a model-written name refers to, by exact name or alias. */
-  find(name: string): ToolDefinition | undefined {
-    return this.byName.get(name) ?? this.byName.get(normalizeToolName(name));
-  }
+  constructor(
+    private readonly index: ToolIndex,
+    private readonly options: ToolRunnerOptions,
+  ) {}
 
   /**
    * Resolve a call before it runs: the tool it names and its validated arguments, or, for a bad call,
    * the observation that explains what is valid. `allowed` is what this run may use right now.
    */
   prepare(name: string, raw: RawArguments, allowed: ReadonlySet<string>): PreparedCall {
-    const tool = this.find(name);
+    const tool = this.index.find(name);
     if (!tool) return { error: `Error: there is no tool named "${name}". ${this.availableNote(allowed)}` };
     if (!allowed.has(tool.name)) {
       return { error: `Error: the tool "${tool.name}" is not available here. ${this.availableNote(allowed)}` };

@@ -78,7 +78,11 @@ export interface ChatModel {
 export type Protocol = 'native' | 'text';
 export type ProtocolSetting = Protocol | 'auto';
 
-export type EndReason = 'answer' | 'step-limit' | 'aborted' | 'error';
+/**
+ * Why a run ended. At 'step-limit' and 'token-budget' the model was asked for a last answer without
+ * tools; `answer` is set when it gave one.
+ */
+export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error';
 
 export type AgentEvent =
   | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[] }
@@ -103,13 +107,11 @@ export type AgentEvent =
 
 export interface AgentResult {
   reason: EndReason;
-  /** The answer text; present when reason is 'answer' or a forced final answer was given. */
+  /** The answer text; present when reason is 'answer', or a limit was reached and the model still answered. */
   answer?: string;
   sources: Source[];
   /** Model calls made for reasoning steps (the forced last call is not counted). */
   steps: number;
-  /** True when the step limit was hit and the model answered from what it had without tools. */
-  forcedFinalAnswer: boolean;
   usage: Usage;
   durationMs: number;
   protocol: Protocol;

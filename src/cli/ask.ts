@@ -5,10 +5,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrReport } from '../config.js';
 import { describeError } from '../errors.js';
-import { OpenAIChatModel } from '../llm/openai-model.js';
-import { runAgent } from '../agent/run-agent.js';
+import { STEP_LIMIT } from '../agent/engine.js';
 import type { ProtocolSetting } from '../agent/types.js';
-import { createToolbox } from '../../tools/index.js';
+import { createCore } from '../core.js';
 import { askInTerminal, printEvent, printJson } from './print.js';
 
 const USAGE = 'usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"';
@@ -40,7 +39,9 @@ async function main(): Promise<number> {
   if (!question) problems.push('a question is required');
   if (values.protocol && !['auto', 'native', 'text'].includes(values.protocol)) problems.push('--protocol must be auto, native or text');
   const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 50)) problems.push('--max-steps must be a whole number from 1 to 50');
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < STEP_LIMIT.min || maxSteps > STEP_LIMIT.max)) {
+    problems.push(`--max-steps must be a whole number from ${STEP_LIMIT.min} to ${STEP_LIMIT.max}`);
+  }
   if (values.step && values.json) problems.push('--step and --json cannot be used together');
   if (problems.length) {
     console.error(`${problems.join('; ')}\n${USAGE}`);
@@ -50,34 +51,27 @@ async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: false });
   if (!config) return 2;
 
-  const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent });
+  const { engine, close } = createCore(config);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   try {
-    const run = runAgent({
-      model: new OpenAIChatModel(config.model),
-      tools: toolbox.tools,
+    const run = engine.run({
       messages: [{ role: 'user', content: question }],
-      protocol: (values.protocol as ProtocolSetting | undefined) ?? config.agent.protocol,
-      maxSteps: maxSteps ?? config.agent.maxSteps,
-      toolTimeoutMs: config.agent.toolTimeoutMs,
-      runTimeoutMs: config.agent.runTimeoutMs,
-      maxToolOutputChars: config.agent.toolOutputMaxChars,
+      protocol: values.protocol as ProtocolSetting | undefined,
+      maxSteps,
       signal: controller.signal,
       beforeTool: values.step ? askInTerminal : undefined,
     });
-    let next = await run.next();
-    while (!next.done) {
-      if (values.json) printJson(next.value);
-      else printEvent(next.value);
-      next = await run.next();
+    for await (const event of run) {
+      if (values.json) printJson(event);
+      else printEvent(event);
     }
-    const result = next.value;
+    const result = await run.result;
     if (result.answer !== undefined) return 0;
     if (!values.json) console.error(result.error?.message ?? `The run ended without an answer (${result.reason}).`);
     return result.reason === 'aborted' ? 130 : 1;
   } finally {
-    await toolbox.close();
+    await close();
   }
 }
 

@@ -1,7 +1,7 @@
 /** How the terminal runner shows a run: readable lines by default, one JSON object per event with --json. */
 import readline from 'node:readline/promises';
 import { describeAction } from '../agent/describe.js';
-import type { ToolDecision } from '../agent/run-agent.js';
+import type { ToolDecision } from '../agent/engine.js';
 import type { AgentEvent } from '../agent/types.js';
 
 const dim = (s: string) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);

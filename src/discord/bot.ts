@@ -1,12 +1,12 @@
 /**
- * The bot: a discord.js client with the fewest intents needed, routing interactions to `commands/`
- * and thread messages to follow-ups. `startBot` resolves once the client is ready.
+ * The bot: a discord.js client with the fewest intents needed, routing interactions to the commands it
+ * is given and thread messages to follow-ups. `startBot` resolves once the client is ready. The command
+ * list comes from the composition root, so this layer never imports `commands/`.
  */
 import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction } from 'discord.js';
-import { commands } from '../../commands/index.js';
 import type { Command } from './command.js';
-import type { BotContext } from './context.js';
-import { handleFollowUps } from './follow-ups.js';
+import type { BotServices } from './services.js';
+import { handleFollowUp } from './follow-ups.js';
 import { handleStopButton } from './stop-button.js';
 import { STOP_PREFIX } from './thread-turn.js';
 import { NO_MENTIONS } from './turn-target.js';
@@ -16,7 +16,7 @@ export interface BotOptions {
   token: string;
   /** REST base (DISCORD_API_BASE_URL); the gateway URL then comes from that API. */
   apiBaseUrl?: string;
-  commandList?: readonly Command[];
+  commands: readonly Command[];
 }
 
 export interface RunningBot {
@@ -25,9 +25,9 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export function createClient(ctx: BotContext, apiBaseUrl?: string): Client {
+export function createClient(messageContent: boolean, apiBaseUrl?: string): Client {
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
-  if (ctx.discord.messageContent) intents.push(GatewayIntentBits.MessageContent);
+  if (messageContent) intents.push(GatewayIntentBits.MessageContent);
   return new Client({
     intents,
     allowedMentions: NO_MENTIONS,
@@ -35,35 +35,37 @@ export function createClient(ctx: BotContext, apiBaseUrl?: string): Client {
   });
 }
 
-export async function startBot(ctx: BotContext, options: BotOptions): Promise<RunningBot> {
-  const client = createClient(ctx, options.apiBaseUrl);
-  const byName = new Map((options.commandList ?? commands).map((c) => [c.data.name, c]));
-  const buttonRoutes = [...byName.values()].flatMap((c) => (c.buttons ? [c.buttons] : []));
+export async function startBot(services: BotServices, options: BotOptions): Promise<RunningBot> {
+  const { logger } = services;
+  const client = createClient(services.messageContent, options.apiBaseUrl);
+  const byName = new Map(options.commands.map((c) => [c.data.name, c]));
+  const buttonRoutes = options.commands.flatMap((c) => (c.buttons ? [c.buttons] : []));
 
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction).catch((error) => reportFailure(interaction, error));
   });
-  const onMessage = handleFollowUps(client, ctx);
   client.on(Events.MessageCreate, (message) => {
-    void onMessage(message).catch((error) => ctx.logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'));
+    void handleFollowUp(message, services.turns, services.messageContent).catch((error) =>
+      logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'),
+    );
   });
-  client.on(Events.Error, (error) => ctx.logger.error({ err: error }, 'discord client error'));
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {
       const command = byName.get(interaction.commandName);
       if (!command) return void (await interaction.reply({ content: 'I do not know that command; it may be from an older version.', flags: MessageFlags.Ephemeral }));
-      await command.execute(interaction, ctx);
+      await command.execute(interaction, services);
     } else if (interaction.isAutocomplete()) {
-      await byName.get(interaction.commandName)?.autocomplete?.(interaction, ctx);
+      await byName.get(interaction.commandName)?.autocomplete?.(interaction, services);
     } else if (interaction.isButton()) {
-      if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, ctx);
-      await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, ctx);
+      if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, services);
+      await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, services);
     }
   }
 
   async function reportFailure(interaction: Interaction, error: unknown): Promise<void> {
-    ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, 'interaction failed');
+    logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, 'interaction failed');
     if (!interaction.isRepliable()) return;
     const content = `Something went wrong: ${describeError(error)}`;
     // A deferred reply shows "thinking…" until edited: replace it rather than leave it spinning.
@@ -78,12 +80,12 @@ export async function startBot(ctx: BotContext, options: BotOptions): Promise<Ru
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(options.token);
   await ready;
-  ctx.logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 
   return {
     client: client as Client<true>,
     async stop() {
-      await ctx.runs.stopAll('shutdown', 10_000);
+      await services.runs.stopAll('shutdown', 10_000);
       await client.destroy();
     },
   };

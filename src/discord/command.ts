@@ -7,12 +7,12 @@ import type {
   SlashCommandOptionsOnlyBuilder,
   SlashCommandSubcommandsOnlyBuilder,
 } from 'discord.js';
-import type { BotContext } from './context.js';
+import type { BotServices } from './services.js';
 
 export interface Command {
   data: SlashCommandBuilder | SlashCommandOptionsOnlyBuilder | SlashCommandSubcommandsOnlyBuilder;
-  execute(interaction: ChatInputCommandInteraction, ctx: BotContext): Promise<void>;
-  autocomplete?(interaction: AutocompleteInteraction, ctx: BotContext): Promise<void>;
+  execute(interaction: ChatInputCommandInteraction, services: BotServices): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, services: BotServices): Promise<void>;
   /** Buttons this command put on messages, routed by custom id prefix (e.g. `reset:`). */
-  buttons?: { prefix: string; handle(interaction: ButtonInteraction, ctx: BotContext): Promise<void> };
+  buttons?: { prefix: string; handle(interaction: ButtonInteraction, services: BotServices): Promise<void> };
 }

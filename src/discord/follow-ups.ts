@@ -3,12 +3,10 @@
  * conversation; without it Discord only shows the bot messages that mention it, so those do.
  * Messages that arrive during a run wait in the thread's queue and are answered in order.
  */
-import type { Client, Message } from 'discord.js';
-import type { BotContext } from './context.js';
-import { displayNameOf, scopeOf, turnSettings } from './interaction-info.js';
-import { runTurn } from './thread-turn.js';
+import type { Message } from 'discord.js';
+import { displayNameOf, scopeOf } from './interaction-info.js';
+import type { Turns } from './turns.js';
 import { NO_MENTIONS, threadTarget } from './turn-target.js';
-import { ThreadBusyError } from '../state/index.js';
 
 /** The text of a follow-up addressed to the bot, or undefined when the message is not one. */
 export function followUpText(message: Message, botId: string, messageContent: boolean): string | undefined {
@@ -20,25 +18,21 @@ export function followUpText(message: Message, botId: string, messageContent: bo
   return text || undefined;
 }
 
-export function handleFollowUps(client: Client, ctx: BotContext): (message: Message) => Promise<void> {
-  return async (message) => {
-    const botId = client.user?.id;
-    if (!botId) return;
-    const text = followUpText(message, botId, ctx.discord.messageContent);
-    const thread = message.channel;
-    if (text === undefined || !thread.isThread()) return;
-    if (thread.locked) return;
-    const scope = scopeOf(message, message.member);
-    const name = displayNameOf(message.member, message.author);
-    const logFields = { guildId: message.guildId ?? undefined, threadId: thread.id, messageId: message.id, userId: message.author.id };
-    try {
-      await ctx.queue.run(thread.id, async () => {
-        const { display, maxSteps } = await turnSettings(ctx, scope);
-        return runTurn(ctx, { target: threadTarget(thread), scope, author: { id: message.author.id, name }, text, display, maxSteps, logFields });
-      });
-    } catch (error) {
-      if (!(error instanceof ThreadBusyError)) throw error;
-      await message.reply({ content: error.message, allowedMentions: NO_MENTIONS }).catch(() => undefined);
-    }
-  };
+/** Handle one message: a follow-up starts a turn in its thread; anything else is ignored. */
+export async function handleFollowUp(message: Message, turns: Turns, messageContent: boolean): Promise<void> {
+  const botId = message.client.user?.id;
+  const thread = message.channel;
+  if (!botId || !thread.isThread() || thread.locked) return;
+  const text = followUpText(message, botId, messageContent);
+  if (text === undefined) return;
+  const logFields = { guildId: message.guildId ?? undefined, threadId: thread.id, messageId: message.id, userId: message.author.id };
+  const admission = await turns.admit({
+    scope: scopeOf(message, message.member),
+    author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
+    text,
+    logFields,
+  });
+  // Refused, or the thread too busy to take it: the person is told why, under their message.
+  const notice = admission.ok ? (await admission.turn.run(threadTarget(thread))).busy : admission.message;
+  if (notice) await message.reply({ content: notice, allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }

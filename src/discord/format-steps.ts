@@ -6,9 +6,8 @@
 import { describeAction } from '../agent/describe.js';
 import type { Source } from '../agent/tool.js';
 import type { AgentEvent, AgentResult } from '../agent/types.js';
-
-export type DisplayLevel = 'full' | 'actions' | 'answer';
-export const DISPLAY_LEVELS: readonly DisplayLevel[] = ['full', 'actions', 'answer'];
+import { formatMs } from '../duration.js';
+import type { DisplayLevel } from '../policy/index.js';
 
 const OBSERVATION_PREVIEW = 400;
 const THOUGHT_PREVIEW = 600;
@@ -50,18 +49,15 @@ export function formatStep(event: AgentEvent, level: DisplayLevel): string | und
   }
 }
 
-export function formatMs(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
 /** The answer message: set apart, with sources and a one-line footer. */
-export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'forcedFinalAnswer'>, sources: readonly Source[]): string {
+export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason'>, sources: readonly Source[]): string {
   const parts = [`### Answer\n${answer.trim()}`];
   if (sources.length) {
     parts.push(`**Sources:** ${sources.map((s) => `[${s.title.replace(/[[\]]/g, '')}](<${s.url}>)`).join(' · ')}`);
   }
   const footer = [`${result.steps} step${result.steps === 1 ? '' : 's'}`, `${result.usage.totalTokens.toLocaleString('en-US')} tokens`, formatMs(result.durationMs)];
-  if (result.forcedFinalAnswer) footer.push('step limit reached: answered from what was found so far');
+  if (result.reason === 'step-limit') footer.push('step limit reached: answered from what was found so far');
+  if (result.reason === 'token-budget') footer.push('token budget reached: answered from what was found so far');
   parts.push(`-# ${footer.join(' · ')}`);
   return parts.join('\n\n');
 }

@@ -1,11 +1,10 @@
 /**
  * Facts about where an interaction or message happened and who sent it, read the same way for
- * slash commands, buttons and messages: the run scope (for tool policy), names, and display settings.
+ * slash commands, buttons and messages: the run scope (for tool policy and channel settings) and names.
  */
 import type { Channel, GuildMember, Interaction, Message } from 'discord.js';
 import type { APIInteractionGuildMember } from 'discord.js';
-import type { BotContext, RunScope } from './context.js';
-import { DISPLAY_LEVELS, type DisplayLevel } from './format-steps.js';
+import type { RunScope } from '../policy/index.js';
 
 type AnyMember = GuildMember | APIInteractionGuildMember | null | undefined;
 
@@ -34,22 +33,6 @@ export function ruleChannel(channel: Channel | null): { channelId: string; categ
 export function scopeOf(source: Interaction | Message, member: AnyMember): RunScope {
   const user = 'author' in source ? source.author : source.user;
   return { guildId: source.guildId, ...ruleChannel(source.channel), userId: user.id, roleIds: roleIdsOf(member) };
-}
-
-/** Display level and step limit for a run in this channel; defaults if the settings cannot be read. */
-export async function turnSettings(ctx: BotContext, scope: RunScope): Promise<{ display: DisplayLevel; maxSteps: number }> {
-  if (!scope.guildId) return { display: 'full', maxSteps: ctx.agent.maxSteps };
-  try {
-    const settings = await ctx.storage.guildSettings.get(scope.guildId);
-    const level = settings.displayLevels[scope.channelId] ?? (scope.categoryId ? settings.displayLevels[scope.categoryId] : undefined);
-    return {
-      display: DISPLAY_LEVELS.includes(level as DisplayLevel) ? (level as DisplayLevel) : 'full',
-      maxSteps: settings.stepLimit ?? ctx.agent.maxSteps,
-    };
-  } catch (error) {
-    ctx.logger.warn({ err: error, guildId: scope.guildId }, 'could not read guild settings; using defaults');
-    return { display: 'full', maxSteps: ctx.agent.maxSteps };
-  }
 }
 
 /** A thread name from the question: one line, at most 100 characters, cut at a word. */

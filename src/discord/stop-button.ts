@@ -3,12 +3,12 @@
  * messages in the channel, may stop it; others get a private note saying so.
  */
 import { MessageFlags, PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
-import type { BotContext } from './context.js';
+import type { BotServices } from './services.js';
 import { STOP_PREFIX } from './thread-turn.js';
 
-export async function handleStopButton(interaction: ButtonInteraction, ctx: BotContext): Promise<void> {
+export async function handleStopButton(interaction: ButtonInteraction, { runs, logger }: Pick<BotServices, 'runs' | 'logger'>): Promise<void> {
   const runId = interaction.customId.slice(STOP_PREFIX.length);
-  const run = ctx.runs.get(runId);
+  const run = runs.get(runId);
   if (!run) {
     await interaction.reply({ content: 'That run has already finished.', flags: MessageFlags.Ephemeral });
     return;
@@ -20,6 +20,6 @@ export async function handleStopButton(interaction: ButtonInteraction, ctx: BotC
   }
   // Acknowledge without a new message: the log loses its button when the run ends, and the thread says it stopped.
   await interaction.deferUpdate();
-  ctx.runs.stop(runId, 'user');
-  ctx.logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
+  runs.stop(runId, 'user');
+  logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
 }

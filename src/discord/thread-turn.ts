@@ -3,28 +3,24 @@
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
-import { runAgent } from '../agent/run-agent.js';
-import type { AgentResult, ChatMessage } from '../agent/types.js';
+import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
-import { toModelMessages, trimHistory, type Author, type NewMessage } from '../state/index.js';
-import type { BotContext, RunScope } from './context.js';
-import { formatAnswer, formatFailure, formatStep, type DisplayLevel } from './format-steps.js';
+import type { DisplayLevel } from '../policy/index.js';
+import { toModelMessages, trimHistory, type NewMessage, type StoredMessage } from '../state/index.js';
+import { formatAnswer, formatFailure, formatStep } from './format-steps.js';
 import { postAnswer } from './answer-message.js';
 import { StepLog } from './step-log.js';
 import type { TurnTarget } from './turn-target.js';
 import { describeDiscordError } from './discord-errors.js';
+import type { TurnDeps, TurnRequest } from './turns.js';
 
 export const STOP_PREFIX = 'stop:';
 
-export interface TurnRequest {
+/** A turn ready to run: where it posts, and the channel's settings. */
+export interface TurnRun extends TurnRequest {
   target: TurnTarget;
-  scope: RunScope;
-  author: Author;
-  text: string;
   display: DisplayLevel;
   maxSteps: number;
-  /** Log fields for every line about this turn. */
-  logFields: Record<string, string | undefined>;
 }
 
 export interface TurnOutcome {
@@ -32,6 +28,8 @@ export interface TurnOutcome {
   answerMessage?: Message;
   /** Set when the turn did not produce an answer: what the person was told. */
   failure?: string;
+  /** Set when the thread was too busy to take the turn: what to tell the person (nothing was posted). */
+  busy?: string;
 }
 
 const INSTRUCTIONS =
@@ -44,22 +42,17 @@ function stopButton(runId: string) {
   )];
 }
 
-/** Prefix each person's message with their name: many compatible servers drop the `name` field. */
-function withSpeakers(messages: ChatMessage[], authors: Array<string | undefined>): ChatMessage[] {
-  return messages.map((m, i) => (m.role === 'user' && authors[i] ? { ...m, content: `[${authors[i]}] ${m.content}` } : m));
-}
-
 /** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved. */
-export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<TurnOutcome> {
+export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
   const { target, scope } = request;
-  const log = ctx.logger.child(request.logFields);
+  const log = deps.logger.child(request.logFields);
   const key = target.conversationKey;
-  const userMessage: NewMessage = { role: 'user', content: request.text, author: request.author, at: ctx.now().getTime() };
+  const userMessage: NewMessage = { role: 'user', content: request.text, author: request.author, at: deps.now().getTime() };
 
-  let stored: Awaited<ReturnType<BotContext['storage']['conversations']['load']>>['messages'] = [];
+  let stored: StoredMessage[] = [];
   if (key) {
     try {
-      stored = (await ctx.storage.conversations.load(key)).messages;
+      stored = (await deps.conversations.load(key)).messages;
     } catch (error) {
       // Without the history we must not answer (and later save) as if the thread were new.
       log.error({ err: error }, 'could not load the conversation');
@@ -69,20 +62,20 @@ export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<Tu
     }
   }
   const all = [...stored, { ...userMessage, at: userMessage.at! }];
-  const trimmed = trimHistory(withSpeakers(toModelMessages(all), all.map((m) => m.author?.name)), {
-    budget: ctx.storageConfig.historyTokenBudget,
+  const trimmed = trimHistory(toModelMessages(all), {
+    budget: deps.historyTokenBudget,
     // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
-    reserveForReply: Math.min(2000, Math.floor(ctx.storageConfig.historyTokenBudget / 4)),
-    model: ctx.model.model,
+    reserveForReply: Math.min(2000, Math.floor(deps.historyTokenBudget / 4)),
+    model: deps.tokenizerModel,
   });
 
-  const { run, finish } = ctx.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id });
+  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id });
   const steps = new StepLog<Message>(
     {
       send: (content, button) => target.send({ content, components: button ? stopButton(run.id) : [] }),
       edit: (message, content, button) => target.edit(message, { content, components: button ? stopButton(run.id) : [] }),
     },
-    { minEditIntervalMs: ctx.stepLogIntervalMs, stopButton: true },
+    { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true },
   );
   if (trimmed.droppedTurns > 0) {
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
@@ -90,30 +83,22 @@ export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<Tu
 
   let result: AgentResult | undefined;
   try {
-    const events = runAgent({
-      model: ctx.model,
-      tools: ctx.tools,
+    const agentRun = deps.engine.run({
       messages: trimmed.messages,
-      allowedTools: () => ctx.allowedTools(scope),
-      protocol: ctx.agent.protocol,
+      allowedTools: () => deps.allowedTools(scope),
       maxSteps: request.maxSteps,
-      toolTimeoutMs: ctx.agent.toolTimeoutMs,
-      runTimeoutMs: ctx.agent.runTimeoutMs,
-      maxToolOutputChars: ctx.agent.toolOutputMaxChars,
       instructions: INSTRUCTIONS,
       signal: run.controller.signal,
-      fetch: ctx.runOptions?.fetch,
+      collection: scope.guildId ?? undefined,
     });
-    let next = await events.next();
-    while (!next.done) {
-      const text = formatStep(next.value, request.display);
+    for await (const event of agentRun) {
+      const text = formatStep(event, request.display);
       if (text) steps.append(text);
-      if (next.value.type === 'step-start' && next.value.step === 1 && request.display === 'answer') steps.append('-# 🤔 working on it…');
-      next = await events.next();
+      if (event.type === 'step-start' && event.step === 1 && request.display === 'answer') steps.append('-# 🤔 working on it…');
     }
-    result = next.value;
+    result = await agentRun.result;
     await steps.close();
-    return await finishTurn(ctx, request, result, userMessage, run.stopCause);
+    return await finishTurn(deps, request, result, userMessage, run.stopCause);
   } finally {
     await steps.close();
     // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
@@ -123,17 +108,17 @@ export async function runTurn(ctx: BotContext, request: TurnRequest): Promise<Tu
   }
 }
 
-async function finishTurn(ctx: BotContext, request: TurnRequest, result: AgentResult, userMessage: NewMessage, stopCause?: string): Promise<TurnOutcome> {
+async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, stopCause?: string): Promise<TurnOutcome> {
   const { target } = request;
   const key = target.conversationKey;
   // Save first: the memory must hold this turn even if Discord refuses the answer message.
   let saveError: unknown;
   if (key) {
     try {
-      await ctx.storage.conversations.append(key, [userMessage, ...result.messages], result.usage);
+      await deps.conversations.append(key, [userMessage, ...result.messages], result.usage);
     } catch (error) {
       saveError = error;
-      ctx.logger.error({ err: error, threadId: key }, 'could not save the conversation');
+      deps.logger.error({ err: error, threadId: key }, 'could not save the conversation');
     }
   }
   const saveNote = saveError
@@ -154,6 +139,6 @@ async function finishTurn(ctx: BotContext, request: TurnRequest, result: AgentRe
     stopCause === 'shutdown'
       ? '⏹️ Interrupted: the bot is restarting. Your message is saved; send it again in a minute.'
       : formatFailure(result);
-  await target.send({ content: failure + saveNote }).catch((error) => ctx.logger.warn({ err: error }, 'could not post the failure notice'));
+  await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
   return { result, failure };
 }

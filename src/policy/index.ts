@@ -1,10 +1,12 @@
 /**
- * Tool policy and moderation: which tools a run may use where (resolved per step from the guild's
- * settings), and the pieces `/tools` and `/settings` share. `main.ts` wires
- * `createToolPolicy(storage.guildSettings, toolbox.tools)` into BotContext.allowedTools.
+ * Policy: which tools a run may use where (resolved per step from the guild's settings), what a
+ * channel shows and how many steps a run gets, and the audit trail of moderators' changes. Rule logic
+ * only: no discord.js; the commands in `commands/` and the turn in `src/discord/` call it.
  */
 export { createToolPolicy, type AllowedTools } from './tool-policy.js';
 export {
+  enabledByDefault,
+  safeToolNames,
   enabledToolNames,
   resolveToolAccess,
   ruleLocation,
@@ -15,4 +17,14 @@ export {
 } from './resolve-access.js';
 export { explainAccess, describeRule, PRECEDENCE_NOTE } from './explain-access.js';
 export { removeToolRules, setToolRule, shadowingRules, describeTarget, targetPhrase, type RuleTarget } from './rule-edits.js';
-export { formatAuditEntry, formatAuditLog, withAuditEntry, type ChangeRecord } from './audit.js';
+export { formatAuditEntry, formatAuditLog, withAuditEntry, logChannelLine, plainName, AUDIT_SHOW_MAX, type ChangeRecord } from './audit.js';
+export {
+  channelSettings,
+  defaultChannelSettings,
+  placeValue,
+  DISPLAY_LEVELS,
+  type ChannelSettings,
+  type DisplayLevel,
+  type RunScope,
+  type SettingSource,
+} from './channel-settings.js';

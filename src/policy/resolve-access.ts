@@ -19,6 +19,19 @@ export interface PolicyTool {
   network?: boolean;
 }
 
+/**
+ * The built-in default, in its one home: a tool is on unless it reaches arbitrary places on the web
+ * (`network`); those stay off until a moderator turns them on.
+ */
+export function enabledByDefault(tool: PolicyTool): boolean {
+  return tool.network !== true;
+}
+
+/** Names of the tools that are on by default: also what runs get when the rules cannot be read. */
+export function safeToolNames(tools: readonly PolicyTool[]): string[] {
+  return tools.filter(enabledByDefault).map((t) => t.name);
+}
+
 /** Where a run happens and whose roles count. */
 export interface AccessScope {
   /** The channel whose rules apply (a thread's parent). */
@@ -63,7 +76,7 @@ function matchesLocation(rule: ToolRule, scope: AccessScope): boolean {
 
 /** The built-in default and location rules only, most specific last. */
 function locationVerdict(tool: PolicyTool, rules: readonly ToolRule[], scope: AccessScope): NonNullable<ToolAccess['overridden']> {
-  let verdict: NonNullable<ToolAccess['overridden']> = { enabled: tool.network !== true, source: 'default' };
+  let verdict: NonNullable<ToolAccess['overridden']> = { enabled: enabledByDefault(tool), source: 'default' };
   const rank = { default: 0, server: 1, category: 2, channel: 3 } as const;
   for (const rule of rules) {
     if (rule.roleId || !matchesLocation(rule, scope)) continue;

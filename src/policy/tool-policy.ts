@@ -3,10 +3,10 @@
  * engine asks before every step, so a moderator's change applies on the next step of a running run)
  * and resolves them with `resolveToolAccess`.
  */
-import type { RunScope } from '../discord/context.js';
-import { createLogger, type Logger } from '../logger.js';
+import type { RunScope } from './channel-settings.js';
+import type { Logger } from '../logger.js';
 import type { GuildSettingsStore } from '../state/index.js';
-import { enabledToolNames, resolveToolAccess, type PolicyTool } from './resolve-access.js';
+import { enabledToolNames, resolveToolAccess, safeToolNames, type PolicyTool } from './resolve-access.js';
 
 /** What BotContext calls: the tools a run in this scope may use right now. */
 export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
@@ -15,16 +15,16 @@ export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
  * Build the policy over a settings store and the toolbox. If the settings cannot be read, a run gets
  * only tools that were allowed at the last successful read for that scope and reach no network: a broken
  * store must never switch a tool on, and a tool a moderator turned off stays off. With no earlier read,
- * that is the built-in safe defaults. The failure is logged to `logger` (default: a warn-level logger on
- * stdout), at most once a minute per guild, since the engine asks before every step.
+ * that is the built-in safe defaults. The failure is logged to `logger` at most once a minute per guild,
+ * since the engine asks before every step.
  */
 export function createToolPolicy(
   store: Pick<GuildSettingsStore, 'get'>,
   tools: readonly PolicyTool[],
-  logger: Pick<Logger, 'warn'> = createLogger('warn'),
+  logger: Pick<Logger, 'warn'>,
   clock: () => number = Date.now,
 ): AllowedTools {
-  const safeDefaults: ReadonlySet<string> = new Set(tools.filter((t) => t.network !== true).map((t) => t.name));
+  const safeDefaults: ReadonlySet<string> = new Set(safeToolNames(tools));
   // Outside a guild there are no rules: the built-in defaults are the whole policy.
   const noRules = enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools));
   const lastGood = new Map<string, ReadonlySet<string>>();

@@ -3,6 +3,7 @@
  * the entries back in order. Bad entries are copied to a quarantine key, replaced by a marker and
  * reported; entries from a newer format are skipped untouched. Nothing here rewrites history.
  */
+import { addUsage, emptyUsage } from '../agent/usage.js';
 import type { Usage } from '../agent/types.js';
 import { StorageError } from '../errors.js';
 import type { Backend, LogEntry } from './backends/backend.js';
@@ -125,12 +126,3 @@ function validMessage(message: NewMessage): StoredMessage {
   return parsed.data as StoredMessage;
 }
 
-function emptyUsage(): Usage {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-}
-
-function addUsage(total: Usage, more: Usage): void {
-  total.promptTokens += more.promptTokens;
-  total.completionTokens += more.completionTokens;
-  total.totalTokens += more.totalTokens;
-}

@@ -4,6 +4,7 @@
  * records written by a newer version keep theirs) without a migration.
  */
 import { z } from 'zod';
+import { STEP_LIMIT } from '../agent/run-defaults.js';
 
 /** Bump with a migration in `GUILD_SETTINGS_MIGRATIONS` when a field changes meaning. */
 export const GUILD_SETTINGS_VERSION = 1;
@@ -35,7 +36,7 @@ export const GuildSettingsSchema = z.looseObject({
   /** Channel id → how much of each run the bot shows there; the Discord layer names the levels. */
   displayLevels: z.record(z.string(), z.string()).default({}),
   /** Overrides AGENT_MAX_STEPS for this guild. */
-  stepLimit: z.number().int().min(1).max(50).optional(),
+  stepLimit: z.number().int().min(STEP_LIMIT.min).max(STEP_LIMIT.max).optional(),
   auditLog: z.array(AuditEntrySchema).default([]),
   /** Where every moderator change is also posted; unset means nowhere. */
   logChannelId: z.string().optional(),

@@ -14,7 +14,7 @@ export type {
   StorageLogger,
   StoredMessage,
 } from './types.js';
-export { toModelMessages, speakerName } from './types.js';
+export { toModelMessages, speakerTag } from './types.js';
 export {
   AUDIT_LOG_LIMIT,
   GUILD_SETTINGS_VERSION,

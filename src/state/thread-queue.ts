@@ -6,6 +6,7 @@
  * runs past `maxRunMs` is aborted through its signal so a stuck run cannot hold the thread forever.
  * Threads with no work hold no memory.
  */
+import { formatMs } from '../duration.js';
 import { ThreadwiseError } from '../errors.js';
 
 /** A job was refused because its thread was busy too long or had too many jobs waiting. */
@@ -143,8 +144,4 @@ export class ThreadQueue {
     clearTimeout(following.timer);
     following.start();
   }
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
 }

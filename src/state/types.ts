@@ -75,16 +75,18 @@ export interface StorageEvent {
 /** Receives StorageEvents; injected so tests can record them and the bot can route them to its logger. */
 export type StorageLogger = (event: StorageEvent) => void;
 
-/** Strip storage metadata for the model; a user's display name becomes the OpenAI `name` field. */
+/**
+ * Strip storage metadata for the model. Each person's message starts with their name in brackets,
+ * `[Ann Lee] hi`: the one way speakers are labelled, because many OpenAI-compatible servers drop the
+ * API's `name` field, and the model must tell people apart in a shared thread.
+ */
 export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage[] {
   return messages.map((m): ChatMessage => {
     switch (m.role) {
       case 'system':
         return { role: 'system', content: m.content };
-      case 'user': {
-        const name = m.name ?? (m.author ? speakerName(m.author) : undefined);
-        return name ? { role: 'user', content: m.content, name } : { role: 'user', content: m.content };
-      }
+      case 'user':
+        return { role: 'user', content: m.author ? `[${speakerTag(m.author)}] ${m.content}` : m.content };
       case 'assistant':
         return m.tool_calls?.length
           ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }
@@ -95,13 +97,19 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
   });
 }
 
-/** OpenAI accepts only `^[a-zA-Z0-9_-]{1,64}$` as a name; display names are freer than that. */
-export function speakerName(author: Author): string {
+/**
+ * A display name as a speaker label for the model: one short line that cannot close the bracket or
+ * pose as another label (no brackets, line breaks, control or invisible characters).
+ */
+export function speakerTag(author: Author): string {
   const cleaned = author.name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[^a-zA-Z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
-  return cleaned || `user_${author.id}`.slice(0, 64);
+    .normalize('NFKC')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/\p{Cf}+/gu, '')
+    .replace(/[[\]]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 40)
+    .trim();
+  return cleaned || `user ${author.id}`;
 }

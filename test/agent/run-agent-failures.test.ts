@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { makeTestTools } from '../fakes/test-tools.js';
-import { collect, modelFor, ofType } from './helpers.js';
+import { collect, drain, engineFrom, modelFor, ofType } from './helpers.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -108,14 +108,17 @@ describe('runs under failure', () => {
       { content: 'Answer: hi' },
       { content: 'Answer: second run' },
     );
-    const { events, result } = await collect({ model, tools, messages: question });
+    const engine = engineFrom({ model, tools, messages: question });
+    const { events, result } = await drain(engine.run({ messages: question }));
     expect(ofType(events, 'protocol-fallback')[0]).toMatchObject({ from: 'native', to: 'text' });
+    // The step is asked again on the text protocol, and announced once.
+    expect(ofType(events, 'step-start').map((e) => e.step)).toEqual([1, 2]);
     expect(server.requests[0]!.body.tools).toBeDefined();
     expect(server.requests[1]!.body.tools).toBeUndefined();
     expect(calls).toHaveLength(1);
     expect(result).toMatchObject({ reason: 'answer', protocol: 'text', steps: 2 });
 
-    const again = await collect({ model, tools, messages: question });
+    const again = await drain(engine.run({ messages: question }));
     expect(server.requests[3]!.body.tools).toBeUndefined();
     expect(again.result.answer).toBe('second run');
   });

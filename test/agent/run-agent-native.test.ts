@@ -29,7 +29,7 @@ describe('native protocol run', () => {
     expect(ofType(events, 'action')[0]).toMatchObject({ tool: 'add', input: { a: 2, b: 3 }, callId: 'c1' });
     expect(ofType(events, 'observation')[0]).toMatchObject({ callId: 'c1', output: '5', isError: false });
     expect(calls).toEqual([{ tool: 'add', args: { a: 2, b: 3 } }]);
-    expect(result).toMatchObject({ reason: 'answer', answer: '2 + 3 = 5.', steps: 2, forcedFinalAnswer: false, protocol: 'native' });
+    expect(result).toMatchObject({ reason: 'answer', answer: '2 + 3 = 5.', steps: 2, protocol: 'native' });
     expect(result.usage).toEqual({ promptTokens: 20, completionTokens: 10, totalTokens: 30 });
 
     const first = server.requests[0]!.body;
@@ -109,7 +109,7 @@ describe('native protocol run', () => {
     const loop = { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] };
     server.script(loop, loop, { content: 'Best answer from what I have: 2.' });
     const { events, result } = await collect({ model: modelFor(server), tools, messages: question, protocol: 'native', maxSteps: 2 });
-    expect(result).toMatchObject({ reason: 'step-limit', forcedFinalAnswer: true, steps: 2, answer: 'Best answer from what I have: 2.' });
+    expect(result).toMatchObject({ reason: 'step-limit', steps: 2, answer: 'Best answer from what I have: 2.' });
     expect(ofType(events, 'answer')[0]).toMatchObject({ forced: true });
     const last = server.requests[2]!.body;
     expect(last.tool_choice).toBe('none');

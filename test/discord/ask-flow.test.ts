@@ -42,7 +42,7 @@ describe('/ask end to end', () => {
     // What the model was offered: the default tools, never read_url.
     expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time']);
     // The conversation was saved under the thread.
-    const saved = await h.ctx.storage.conversations.load(thread.id);
+    const saved = await h.storage.conversations.load(thread.id);
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(saved.messages[0]!.author).toEqual({ id: fake.defaults.userId, name: expect.any(String) });
   });

@@ -1,28 +1,27 @@
 /**
- * An end-to-end bot for tests: the real discord.js client against the fake Discord, the real openai
- * SDK against the fake model server, the real tools and storage (in memory unless a URL is given).
+ * An end-to-end bot for tests, started through the same composition root as `npm start` (`startApp`)
+ * with a configuration read the same way (`loadConfig` over an environment): the real discord.js client
+ * against the fake Discord, the real openai SDK against the fake model server, the real tools, tool
+ * policy and storage (in memory unless a URL is given).
  */
+import { startApp, type App } from '../../app/app.js';
+import type { ToolDefinition } from '../../src/agent/tool.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
+import type { Storage } from '../../src/state/index.js';
 import { FakeDiscord, type FakeDiscordOptions } from '../fake-discord/index.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
-import { OpenAIChatModel } from '../../src/llm/openai-model.js';
-import { createStorage, ThreadQueue, type Storage } from '../../src/state/index.js';
-import { createToolbox, defaultEnabled, type Toolbox } from '../../tools/index.js';
-import { RunRegistry } from '../../src/discord/run-registry.js';
-import { startBot, type RunningBot } from '../../src/discord/bot.js';
-import type { BotContext } from '../../src/discord/context.js';
-import { silentLogger } from '../../src/logger.js';
 
 export interface HarnessOptions {
   fake?: FakeDiscordOptions;
   messageContent?: boolean;
   keyvUrl?: string;
-  storageDir?: string;
   maxRetries?: number;
   stepLogIntervalMs?: number;
-  /** Replace the default tool policy. */
-  allowedTools?: BotContext['allowedTools'];
-  /** Build the tool policy over the harness's own storage and tools (e.g. the real createToolPolicy). */
-  policy?: (storage: Storage, tools: BotContext['tools']) => BotContext['allowedTools'];
+  /** More settings, as environment variables (`AGENT_PROTOCOL: 'text'`, `HISTORY_TOKEN_BUDGET: '600'`). */
+  env?: Record<string, string>;
+  /** Replace tools' code by name, so a test sees (or holds) every call. */
+  toolRuns?: Record<string, ToolDefinition['run']>;
   /** Let the bot start with a given storage (restart tests). */
   storage?: Storage;
 }
@@ -30,43 +29,50 @@ export interface HarnessOptions {
 export interface Harness {
   fake: FakeDiscord;
   model: FakeOpenAIServer;
-  ctx: BotContext;
-  bot: RunningBot;
-  toolbox: Toolbox;
+  app: App;
+  config: Config;
+  storage: Storage;
   close(options?: { keepFakes?: boolean }): Promise<void>;
 }
 
 export async function startHarness(options: HarnessOptions = {}, reuse?: { fake: FakeDiscord; model: FakeOpenAIServer }): Promise<Harness> {
   const fake = reuse?.fake ?? (await FakeDiscord.start({ log: () => undefined, ...options.fake }));
   const model = reuse?.model ?? (await FakeOpenAIServer.start());
-  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-test' });
-  const storage = options.storage ?? (await createStorage({ keyvUrl: options.keyvUrl ?? 'memory:', historyTokenBudget: 4000 }, { baseDir: options.storageDir }));
-  const defaults = new Set(toolbox.tools.filter(defaultEnabled).map((t) => t.name));
-  const ctx: BotContext = {
-    agent: { protocol: 'native', maxSteps: 8, toolTimeoutMs: 5_000, runTimeoutMs: 30_000, toolOutputMaxChars: 2_000 },
-    storageConfig: { historyTokenBudget: 4000 },
-    discord: { messageContent: options.messageContent ?? true },
-    model: new OpenAIChatModel({ apiKey: 'k', baseURL: model.baseURL, model: 'gpt-4o-mini', timeoutMs: 5_000, maxRetries: options.maxRetries ?? 0, maxRetryWaitMs: 20 }),
-    tools: toolbox.tools,
-    storage,
-    queue: new ThreadQueue({ maxWaitMs: 20_000 }),
-    runs: new RunRegistry(),
-    logger: silentLogger(),
-    allowedTools: options.allowedTools ?? options.policy?.(storage, toolbox.tools) ?? (async () => defaults),
+  const config = loadConfig({ needDiscord: true, dotenvDir: false }, {
+    OPENAI_API_KEY: 'k',
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_MODEL: 'gpt-4o-mini',
+    OPENAI_TIMEOUT_MS: '5000',
+    OPENAI_MAX_RETRIES: String(options.maxRetries ?? 0),
+    OPENAI_MAX_RETRY_WAIT_MS: '20',
+    AGENT_PROTOCOL: 'native',
+    TOOL_TIMEOUT_MS: '5000',
+    RUN_TIMEOUT_MS: '30000',
+    TOOL_OUTPUT_MAX_CHARS: '2000',
+    KEYV_URL: options.keyvUrl ?? 'memory:',
+    HISTORY_TOKEN_BUDGET: '4000',
+    DISCORD_TOKEN: fake.token,
+    DISCORD_API_BASE_URL: fake.apiUrl,
+    DISCORD_MESSAGE_CONTENT: String(options.messageContent ?? true),
+    WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php',
+    HTTP_USER_AGENT: 'threadwise-test',
+    ...options.env,
+  });
+  const toolRuns = options.toolRuns;
+  const app = await startApp(config, silentLogger(), {
+    storage: options.storage,
+    queue: { maxWaitMs: 20_000 },
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
-    now: () => new Date(),
-  };
-  const bot = await startBot(ctx, { token: fake.token, apiBaseUrl: fake.apiUrl });
+    tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
+  });
   return {
     fake,
     model,
-    ctx,
-    bot,
-    toolbox,
+    app,
+    config,
+    storage: app.storage,
     async close(closeOptions = {}) {
-      await bot.stop();
-      await toolbox.close();
-      await storage.close();
+      await app.stop();
       if (!closeOptions.keepFakes) {
         await fake.close();
         await model.close();

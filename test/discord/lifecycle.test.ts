@@ -53,13 +53,13 @@ describe('bot lifecycle and thread states', () => {
 
 describe('long threads and long runs', () => {
   it('says so in the thread when older history no longer fits, and leaves it out of the request', async () => {
-    h = await startHarness({ messageContent: true });
+    // The first exchange fits this budget on its own; with the next message it no longer does.
+    h = await startHarness({ messageContent: true, env: { HISTORY_TOKEN_BUDGET: '600' } });
     const { fake, model } = h;
     const long = 'word '.repeat(700).trim();
     model.script({ content: `First answer: ${long}` }, { content: 'Second answer.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Tell me a lot' } });
     const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
-    h.ctx.storageConfig.historyTokenBudget = 600; // the next turn no longer fits the first exchange
     const mark = fake.mark();
     fake.sendMessage({ channelId: first.channelId, content: 'And briefly?' });
     await fake.waitForMessage((m) => m.content.includes('Second answer.'), 10_000, { since: mark });
@@ -89,7 +89,7 @@ describe('a rate-limited model server', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Busy?' } });
     const notice = await fake.waitForMessage((m) => m.content.startsWith('❌'), 10_000);
     expect(notice.content).toMatch(/rate limiting us \(429\): Rate limit reached/);
-    const saved = await h.ctx.storage.conversations.load(notice.channelId);
+    const saved = await h.storage.conversations.load(notice.channelId);
     expect(saved.messages.map((m) => [m.role, m.content])).toEqual([['user', 'Busy?']]);
   });
 });

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../../src/agent/tool.js';
 import { askOnce, command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 
 let w: ModerationWorld | undefined;
@@ -13,11 +12,6 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-/** Replace one tool's code in the running bot, so a test sees (or holds) every call to it. */
-function watchTool(world: ModerationWorld, name: string, run: ToolDefinition['run']): void {
-  world.h.ctx.tools = world.h.ctx.tools.map((t) => (t.name === name ? { ...t, run } : t));
-}
 
 describe('tool policy during runs', () => {
   it('rules and the audit log survive a restart with SQLite', async () => {
@@ -36,14 +30,17 @@ describe('tool policy during runs', () => {
   });
 
   it('text protocol: a run that names a disabled tool gets "not available here" and no tool code runs', async () => {
-    w = await startModeration();
-    const { fake, model, modId } = w;
-    w.h.ctx.agent.protocol = 'text';
     const calls: unknown[] = [];
-    watchTool(w, 'calculate', async (args) => {
-      calls.push(args);
-      return '4';
+    w = await startModeration({
+      env: { AGENT_PROTOCOL: 'text' },
+      toolRuns: {
+        calculate: async (args) => {
+          calls.push(args);
+          return '4';
+        },
+      },
     });
+    const { fake, model, modId } = w;
     await command(fake, 'tools', sub('disable', { tool: 'calculate', channel: fake.defaults.channelId }), { userId: modId });
 
     model.script({ content: 'Thought: I will compute it.\nAction: calculate: 2 + 2\nPAUSE' }, { content: 'Answer: 2 + 2 is 4.' });
@@ -59,17 +56,20 @@ describe('tool policy during runs', () => {
   });
 
   it('a moderator\'s change applies on the next step of a run already going', async () => {
-    w = await startModeration();
-    const { fake, model, modId } = w;
     let started!: () => void;
     const toolStarted = new Promise<void>((resolve) => (started = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    watchTool(w, 'current_time', async () => {
-      started();
-      await gate;
-      return '2025-01-01T00:00:00Z';
+    w = await startModeration({
+      toolRuns: {
+        current_time: async () => {
+          started();
+          await gate;
+          return '2025-01-01T00:00:00Z';
+        },
+      },
     });
+    const { fake, model, modId } = w;
     model.script({ toolCalls: [{ name: 'current_time', arguments: {} }] }, { content: 'It is new year.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it?' } });
 
@@ -87,7 +87,7 @@ describe('/settings end to end', () => {
     w = await startModeration();
     const reply = await command(w.fake, 'settings', sub('step-limit', { limit: 2 }), { userId: w.fake.defaults.userId });
     expect(reply.content).toMatch(/Only members with the \*\*Manage Server\*\* permission can use `\/settings`\. Nothing was changed/);
-    const settings = await w.h.ctx.storage.guildSettings.get(w.guildId);
+    const settings = await w.h.storage.guildSettings.get(w.guildId);
     expect(settings.stepLimit).toBeUndefined();
     expect(settings.auditLog).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe('/settings end to end', () => {
     expect(quiet).not.toContain('💭');
     expect(await run(otherChannelId)).toContain('🔧 `calculate(6 * 7)`');
 
-    const { auditLog, displayLevels } = await w.h.ctx.storage.guildSettings.get(w.guildId);
+    const { auditLog, displayLevels } = await w.h.storage.guildSettings.get(w.guildId);
     expect(displayLevels).toEqual({ [channelId]: 'answer' });
     expect(auditLog.map((e) => [e.action, e.actorId])).toEqual([['settings.display', modId]]);
   });
@@ -121,12 +121,12 @@ describe('/settings end to end', () => {
     w = await startModeration();
     const { fake, modId } = w;
     await command(fake, 'settings', sub('step-limit', { limit: 3 }), { userId: modId });
-    expect((await w.h.ctx.storage.guildSettings.get(w.guildId)).stepLimit).toBe(3);
+    expect((await w.h.storage.guildSettings.get(w.guildId)).stepLimit).toBe(3);
     const shown = await command(fake, 'settings', sub('show'), { userId: modId });
     expect(shown.content).toContain('Step limit: 3 per question (set for this server)');
     expect(shown.content).toContain('Display: `full`');
     const reset = await command(fake, 'settings', sub('step-limit'), { userId: modId });
     expect(reset.content).toContain("reset the step limit to the bot's default (8)");
-    expect((await w.h.ctx.storage.guildSettings.get(w.guildId)).stepLimit).toBeUndefined();
+    expect((await w.h.storage.guildSettings.get(w.guildId)).stepLimit).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ describe('/tools end to end', () => {
     const reply = await command(fake, 'tools', sub('disable', { tool: 'calculate' }), { userId: fake.defaults.userId });
     expect(reply.content).toMatch(/Only members with the \*\*Manage Server\*\* permission can use `\/tools`\. Nothing was changed/);
     expect(reply.flags & 64).toBe(64); // ephemeral
-    const settings = await w.h.ctx.storage.guildSettings.get(guildId);
+    const settings = await w.h.storage.guildSettings.get(guildId);
     expect(settings.toolRules).toEqual([]);
     expect(settings.auditLog).toEqual([]);
     expect((await askOnce(w)).offered).toContain('calculate');
@@ -65,7 +65,7 @@ describe('/tools end to end', () => {
     await command(fake, 'tools', sub('enable', { tool: 'wikipedia', channel: otherChannelId }), { userId: modId });
     expect((await askOnce(w, { channelId })).offered).not.toContain('wikipedia');
     expect((await askOnce(w, { channelId: otherChannelId })).offered).toContain('wikipedia');
-    const rules = (await w.h.ctx.storage.guildSettings.get(w.guildId)).toolRules;
+    const rules = (await w.h.storage.guildSettings.get(w.guildId)).toolRules;
     expect(rules).toEqual([{ tool: 'wikipedia', allow: false, categoryId }, { tool: 'wikipedia', allow: true, channelId: otherChannelId }]);
   });
 
@@ -82,7 +82,7 @@ describe('/tools end to end', () => {
     expect(posted.allowedMentions).toMatchObject({ parse: [] });
     expect(posted.pings).toEqual({ everyone: false, users: [], roles: [] });
 
-    const { auditLog } = await w.h.ctx.storage.guildSettings.get(guildId);
+    const { auditLog } = await w.h.storage.guildSettings.get(guildId);
     expect(auditLog.map((e) => e.action)).toEqual(['tools.log-channel', 'tools.enable']);
     expect(auditLog[1]).toMatchObject({ actorId: modId, actorName: 'Mod Erator', detail: `enabled \`read_url\` for members with <@&${researchers.id}>` });
     expect(Date.now() - auditLog[1]!.at).toBeLessThan(60_000);
@@ -104,7 +104,7 @@ describe('/tools end to end', () => {
     expect(reset.content).toContain('reset `calculate` for the whole server (removed 1 rule: `calculate` disabled for the whole server)');
     const again = await command(fake, 'tools', sub('reset'), { userId: modId });
     expect(again.content).toBe('Nothing to reset: there are no rules for every tool for the whole server.');
-    const settings = await w.h.ctx.storage.guildSettings.get(guildId);
+    const settings = await w.h.storage.guildSettings.get(guildId);
     expect(settings.toolRules).toEqual([]);
     expect(settings.auditLog.map((e) => e.action)).toEqual(['tools.disable', 'tools.reset']);
   });

@@ -14,7 +14,7 @@ afterEach(async () => {
 describe('npm run deploy-commands', () => {
   it('registers every command in the configured server and says so', async () => {
     fake = await FakeDiscord.start({ log: () => undefined });
-    const { code, stdout } = await run('src/discord/deploy-commands.ts', {
+    const { code, stdout } = await run('app/deploy-commands.ts', {
       DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl, DISCORD_GUILD_ID: fake.defaults.guildId, OPENAI_API_KEY: 'k',
     });
     expect(stdout).toMatch(/Registered \d+ commands \(\/ask, \/reset, \/help.*\) in server \d+/);
@@ -25,7 +25,7 @@ describe('npm run deploy-commands', () => {
 
   it('registers globally when no server is set', async () => {
     fake = await FakeDiscord.start({ log: () => undefined });
-    const { code, stdout } = await run('src/discord/deploy-commands.ts', { DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl, OPENAI_API_KEY: 'k' });
+    const { code, stdout } = await run('app/deploy-commands.ts', { DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl, OPENAI_API_KEY: 'k' });
     expect(code).toBe(0);
     expect(stdout).toContain('globally');
     expect(fake.commands(null).map((c) => c.name)).toContain('ask');
@@ -34,7 +34,7 @@ describe('npm run deploy-commands', () => {
 
 describe('npm start', () => {
   it('exits non-zero naming each missing setting and where to get it', async () => {
-    const { code, stderr } = await run('src/main.ts', {});
+    const { code, stderr } = await run('app/main.ts', {});
     expect(code).toBe(1);
     expect(stderr).toMatch(/OPENAI_API_KEY is missing\. Get it from/);
     expect(stderr).toMatch(/DISCORD_TOKEN is missing\. Get it from Discord Developer Portal/);
@@ -45,7 +45,7 @@ describe('npm start', () => {
     fake = await FakeDiscord.start({ log: () => undefined });
     const dir = await import('node:fs/promises').then((fs) => fs.mkdtemp(`${(process.env.TMPDIR ?? '/tmp')}/threadwise-start-`));
     // Run from an empty directory, as a deployment would; tsx is resolved from the project.
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), `${process.cwd()}/src/main.ts`], {
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), `${process.cwd()}/app/main.ts`], {
       cwd: dir,
       env: {
         PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl,

@@ -80,7 +80,7 @@ describe('step formatting', () => {
   });
 
   it('sets the answer apart with its sources and a footer', () => {
-    const text = formatAnswer('Paris.', { steps: 2, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 1234 }, durationMs: 2500, forcedFinalAnswer: true }, [
+    const text = formatAnswer('Paris.', { steps: 2, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 1234 }, durationMs: 2500, reason: 'step-limit' }, [
       { title: 'Paris', url: 'https://en.wikipedia.org/wiki/Paris' },
     ]);
     expect(text).toBe('### Answer\nParis.\n\n**Sources:** [Paris](<https://en.wikipedia.org/wiki/Paris>)\n\n-# 2 steps · 1,234 tokens · 2.5 s · step limit reached: answered from what was found so far');

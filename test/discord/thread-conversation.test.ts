@@ -66,7 +66,7 @@ describe('conversations in a thread', () => {
     // Bob's run saw Alice's exchange: nothing lost, nothing interleaved.
     const bobRun = model.requests[2]!.body.messages.map((m) => m.content);
     expect(bobRun.slice(-3)).toEqual([expect.stringContaining('question A'), 'Answer to Alice.', expect.stringContaining('question B')]);
-    const saved = await h.ctx.storage.conversations.load(threadId);
+    const saved = await h.storage.conversations.load(threadId);
     expect(saved.messages.filter((m) => m.role === 'user').map((m) => m.author?.id)).toEqual([fake.defaults.userId, fake.defaults.userId, fake.defaults.otherUserId]);
   });
 
@@ -127,7 +127,7 @@ describe('conversations in a thread', () => {
     fake.sendMessage({ channelId: threadId, content: 'Second?' });
     const notice = await fake.waitForMessage((m) => m.content.startsWith('❌'), 10_000, { since: mark });
     expect(notice.content).toMatch(/The run failed.*Could not reach the model server/);
-    const saved = await h.ctx.storage.conversations.load(threadId);
+    const saved = await h.storage.conversations.load(threadId);
     expect(saved.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'First?'], ['assistant', 'First answer.'], ['user', 'Second?'],
     ]);

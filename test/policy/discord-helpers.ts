@@ -3,8 +3,6 @@
  * moderator (a member whose role has Manage Server, not the owner), slash commands with subcommands,
  * and waiting for a command's final reply or a finished /ask.
  */
-import { createToolPolicy } from '../../src/policy/index.js';
-import { silentLogger } from '../../src/logger.js';
 import type { CommandOption, FakeDiscord, FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { MessageFlag } from '../fake-discord/index.js';
 import { startHarness, type Harness, type HarnessOptions } from '../discord/harness.js';
@@ -33,9 +31,9 @@ export interface ModerationWorld {
   modId: string;
 }
 
-/** A harness with the real tool policy and a moderator. */
+/** A harness (with the real tool policy, as always) and a moderator. */
 export async function startModeration(options: HarnessOptions = {}, reuse?: { fake: FakeDiscord; model: FakeOpenAIServer }): Promise<ModerationWorld> {
-  const h = await startHarness({ policy: (storage, tools) => createToolPolicy(storage.guildSettings, tools, silentLogger()), ...options }, reuse);
+  const h = await startHarness(options, reuse);
   const fake = h.fake;
   const guildId = fake.defaults.guildId;
   let modId = [...fake.state.users.values()].find((u) => u.username === 'mod')?.id;

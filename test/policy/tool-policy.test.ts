@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunScope } from '../../src/discord/context.js';
+import type { RunScope } from '../../src/policy/index.js';
 import { StorageError } from '../../src/errors.js';
 import { createToolPolicy } from '../../src/policy/index.js';
 import { defaultGuildSettings, type GuildSettings, type GuildSettingsStore } from '../../src/state/index.js';

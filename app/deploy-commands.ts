@@ -3,9 +3,9 @@
  * (instant) or globally (Discord may take up to an hour to show them everywhere), and say what it did.
  */
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
-import { loadConfigOrReport } from '../config.js';
-import { describeError } from '../errors.js';
-import { commands } from '../../commands/index.js';
+import { loadConfigOrReport } from '../src/config.js';
+import { describeError } from '../src/errors.js';
+import { commands } from '../commands/index.js';
 
 async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: true });

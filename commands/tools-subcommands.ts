@@ -4,15 +4,27 @@
  * Callers defer the reply (ephemeral) before calling, so these answer with editReply.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../discord/context.js';
-import { NO_MENTIONS } from '../discord/turn-target.js';
-import { describeError } from '../errors.js';
-import { AUDIT_SHOW_MAX, formatAuditLog } from './audit.js';
+import type { BotServices } from '../src/discord/services.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+import {
+  AUDIT_SHOW_MAX,
+  describeRule,
+  explainAccess,
+  formatAuditLog,
+  PRECEDENCE_NOTE,
+  removeToolRules,
+  resolveToolAccess,
+  safeToolNames,
+  setToolRule,
+  shadowingRules,
+  targetPhrase,
+} from '../src/policy/index.js';
 import { listScopeOption, targetOption, toolOption } from './command-options.js';
-import { describeRule, explainAccess, PRECEDENCE_NOTE } from './explain-access.js';
 import { saveChange } from './moderation.js';
-import { resolveToolAccess } from './resolve-access.js';
-import { removeToolRules, setToolRule, shadowingRules, targetPhrase } from './rule-edits.js';
+
+/** What the `/tools` subcommands use. */
+export type ToolsServices = Pick<BotServices, 'tools' | 'guildSettings' | 'logger' | 'now'>;
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -23,13 +35,13 @@ async function say(interaction: GuildCommand, content: string): Promise<void> {
 }
 
 /** `/tools list`: every tool's verdict for the scope, why, and the rules the server has. */
-export async function listTools(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+export async function listTools(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const { scope, who, where } = await listScopeOption(interaction);
   let settings;
   try {
-    settings = await ctx.storage.guildSettings.get(interaction.guildId);
+    settings = await ctx.guildSettings.get(interaction.guildId);
   } catch (error) {
-    const safe = ctx.tools.filter((t) => t.network !== true).map((t) => `\`${t.name}\``).join(', ');
+    const safe = safeToolNames(ctx.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
   }
   const lines = resolveToolAccess(settings, scope, ctx.tools).map(explainAccess);
@@ -42,8 +54,8 @@ export async function listTools(interaction: GuildCommand, ctx: BotContext): Pro
 }
 
 /** `/tools enable` and `/tools disable`. */
-export async function changeTool(interaction: GuildCommand, ctx: BotContext, allow: boolean): Promise<void> {
-  const tool = toolOption(interaction, ctx, true);
+export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, allow: boolean): Promise<void> {
+  const tool = toolOption(interaction, ctx.tools, true);
   const target = await targetOption(interaction);
   const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}`;
   const saved = await saveChange(ctx, interaction, {
@@ -60,14 +72,14 @@ export async function changeTool(interaction: GuildCommand, ctx: BotContext, all
 }
 
 /** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */
-export async function resetTools(interaction: GuildCommand, ctx: BotContext): Promise<void> {
-  const tool = toolOption(interaction, ctx, false);
+export async function resetTools(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
+  const tool = toolOption(interaction, ctx.tools, false);
   const everywhere = interaction.options.getBoolean('everywhere') ?? false;
   const target = everywhere ? 'everywhere' : await targetOption(interaction);
   const which = tool ? `\`${tool}\`` : 'every tool';
   const where = target === 'everywhere' ? 'everywhere' : targetPhrase(target);
   // Read first so an empty reset is answered without writing an audit entry for nothing.
-  const current = await ctx.storage.guildSettings.get(interaction.guildId);
+  const current = await ctx.guildSettings.get(interaction.guildId);
   const { removed } = removeToolRules(current.toolRules, tool, target);
   if (removed.length === 0) return say(interaction, `Nothing to reset: there are no rules for ${which} ${where}.`);
   const detail = `reset ${which} ${where} (removed ${removed.length} rule${removed.length === 1 ? '' : 's'}: ${removed.map(describeRule).join('; ')})`;
@@ -80,14 +92,14 @@ export async function resetTools(interaction: GuildCommand, ctx: BotContext): Pr
 }
 
 /** `/tools audit`: the newest changes to tools and settings. */
-export async function showAudit(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+export async function showAudit(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const count = interaction.options.getInteger('count') ?? 10;
-  const settings = await ctx.storage.guildSettings.get(interaction.guildId);
+  const settings = await ctx.guildSettings.get(interaction.guildId);
   await say(interaction, formatAuditLog(settings.auditLog, Math.min(Math.max(count, 1), AUDIT_SHOW_MAX)));
 }
 
 /** `/tools log-channel`: set (channel given) or clear where every change is posted. */
-export async function setLogChannel(interaction: GuildCommand, ctx: BotContext): Promise<void> {
+export async function setLogChannel(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const channel = interaction.options.getChannel('channel');
   const detail = channel ? `set the moderation log channel to <#${channel.id}>` : 'cleared the moderation log channel';
   const saved = await saveChange(ctx, interaction, {

@@ -2,9 +2,9 @@
  * `npm start`: validate the configuration, start the bot, stop cleanly on SIGINT/SIGTERM.
  * A missing or invalid setting exits with status 1 and a list of every problem (secrets never printed).
  */
-import { loadConfigOrReport } from './config.js';
-import { describeError } from './errors.js';
-import { createLogger } from './logger.js';
+import { loadConfigOrReport } from '../src/config.js';
+import { describeError } from '../src/errors.js';
+import { createLogger } from '../src/logger.js';
 import { startApp } from './app.js';
 
 async function main(): Promise<number> {

@@ -4,12 +4,15 @@
  * default member permission visible to anyone, so the registration alone is not a guard.
  */
 import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../discord/context.js';
-import { displayNameOf } from '../discord/interaction-info.js';
-import { NO_MENTIONS } from '../discord/turn-target.js';
-import { describeError } from '../errors.js';
-import type { GuildSettings } from '../state/index.js';
-import { logChannelLine, withAuditEntry, type ChangeRecord } from './audit.js';
+import type { BotServices } from '../src/discord/services.js';
+import { displayNameOf } from '../src/discord/interaction-info.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+import { logChannelLine, withAuditEntry, type ChangeRecord } from '../src/policy/index.js';
+import type { GuildSettings } from '../src/state/index.js';
+
+/** What saving a moderator's change needs. */
+export type ModerationServices = Pick<BotServices, 'guildSettings' | 'logger' | 'now'>;
 
 /**
  * True if the member may moderate the bot (Manage Server). Otherwise the member gets an ephemeral
@@ -42,7 +45,7 @@ export interface SavedChange {
  * storage failure the moderator is told nothing changed (via editReply: callers defer first) and the
  * result is undefined.
  */
-export async function saveChange(ctx: BotContext, interaction: ChatInputCommandInteraction<'cached' | 'raw'>, change: SettingsChange): Promise<SavedChange | undefined> {
+export async function saveChange(ctx: ModerationServices, interaction: ChatInputCommandInteraction<'cached' | 'raw'>, change: SettingsChange): Promise<SavedChange | undefined> {
   const record: ChangeRecord = {
     actorId: interaction.user.id,
     actorName: displayNameOf(interaction.member, interaction.user),
@@ -52,7 +55,7 @@ export async function saveChange(ctx: BotContext, interaction: ChatInputCommandI
   let settings: GuildSettings;
   let previousLogChannel: string | undefined;
   try {
-    settings = await ctx.storage.guildSettings.update(interaction.guildId, (current) => {
+    settings = await ctx.guildSettings.update(interaction.guildId, (current) => {
       previousLogChannel = current.logChannelId;
       return withAuditEntry(change.apply(current), record, ctx.now().getTime());
     });
@@ -67,7 +70,7 @@ export async function saveChange(ctx: BotContext, interaction: ChatInputCommandI
 }
 
 /** Post to the log channel; '' on success or when none is set, else a note saying why it failed. */
-export async function postToLogChannel(ctx: BotContext, interaction: ChatInputCommandInteraction, channelId: string | undefined, content: string): Promise<string> {
+export async function postToLogChannel(ctx: Pick<BotServices, 'logger'>, interaction: ChatInputCommandInteraction, channelId: string | undefined, content: string): Promise<string> {
   if (!channelId) return '';
   try {
     const channel = await interaction.client.channels.fetch(channelId);

@@ -4,10 +4,9 @@
  * as its parent), and the place and roles that `/tools list` should explain.
  */
 import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotContext } from '../discord/context.js';
-import { roleIdsOf, ruleChannel } from '../discord/interaction-info.js';
-import type { AccessScope } from './resolve-access.js';
-import type { RuleTarget } from './rule-edits.js';
+import type { ToolDefinition } from '../src/agent/tool.js';
+import { roleIdsOf, ruleChannel } from '../src/discord/interaction-info.js';
+import type { AccessScope, RuleTarget } from '../src/policy/index.js';
 
 /** Channel kinds a rule or setting can name. Threads are left out: rules apply to their parent. */
 export const RULE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildForum, ChannelType.GuildCategory] as const;
@@ -16,12 +15,12 @@ export const RULE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnou
 export class OptionProblem extends Error {}
 
 /** The named tool, or an OptionProblem listing the valid names. */
-export function toolOption(interaction: ChatInputCommandInteraction, ctx: BotContext, required: true): string;
-export function toolOption(interaction: ChatInputCommandInteraction, ctx: BotContext, required: false): string | undefined;
-export function toolOption(interaction: ChatInputCommandInteraction, ctx: BotContext, required: boolean): string | undefined {
+export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: true): string;
+export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: false): string | undefined;
+export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: boolean): string | undefined {
   const typed = interaction.options.getString('tool', required)?.trim();
   if (!typed) return undefined;
-  const names = ctx.tools.map((t) => t.name);
+  const names = tools.map((t) => t.name);
   const found = names.find((n) => n === typed) ?? names.find((n) => n.toLowerCase() === typed.toLowerCase());
   if (found) return found;
   const shown = typed.length > 50 ? `${typed.slice(0, 50)}…` : typed;

@@ -1,0 +1,111 @@
+/**
+ * The engine: one object per bot (or terminal run) that owns what lasts between runs — the model
+ * client, the tool index, the protocol drivers and what it learned about model servers — and starts
+ * runs. A run is iterated with `for await` for its events and exposes its result as a promise:
+ *
+ *   const engine = createEngine({ model, tools, defaults: { maxSteps: 8 } });
+ *   const run = engine.run({ messages: [{ role: 'user', content: 'What is 2 + 2?' }] });
+ *   for await (const event of run) render(event);
+ *   const { answer } = await run.result;
+ */
+import { AgentRun } from './agent-run.js';
+import { NativeProtocol } from './native-protocol.js';
+import { ProtocolMemory } from './protocol-memory.js';
+import { RunLoop, type BeforeTool, type RunPlan } from './run-loop.js';
+import { TextProtocol } from './text-protocol.js';
+import type { ToolDefinition } from './tool.js';
+import { ToolIndex } from './tool-index.js';
+import { ToolRunner } from './tool-runner.js';
+import { DEFAULT_RUN, type RunDefaults } from './run-defaults.js';
+import type { ChatMessage, ChatModel, ProtocolSetting } from './types.js';
+
+export interface EngineOptions {
+  /** The model runs use unless their input names another. */
+  model: ChatModel;
+  /** Every tool the engine knows; policy narrows them per run with `allowedTools`. */
+  tools: readonly ToolDefinition[];
+  defaults?: Partial<RunDefaults>;
+  /** Tools' HTTP (tests pass one that talks to a local server). */
+  fetch?: typeof fetch;
+  now?: () => Date;
+  /** Monotonic milliseconds, for durations. */
+  clock?: () => number;
+  /** How long a learned fallback to the text protocol holds before the server is tried again. */
+  protocolMemoryMs?: number;
+}
+
+/** One run: the conversation so far (ending with the new user message) and what differs from the defaults. */
+export interface RunInput {
+  /** No system message: the engine adds its own, with `instructions` below it. */
+  messages: readonly ChatMessage[];
+  /** Names allowed right now; asked before every step and again before tools run. Default: all. */
+  allowedTools?: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  /** Another model for this run (a channel's model setting). */
+  model?: ChatModel;
+  protocol?: ProtocolSetting;
+  maxSteps?: number;
+  /** Tokens this run may use (what is left of a member's or server's daily budget). */
+  tokenBudget?: number;
+  /** Extra system-prompt text (where the bot is, who is talking). */
+  instructions?: string;
+  /** Cancels the run (the Stop button, Ctrl-C, shutdown). */
+  signal?: AbortSignal;
+  /** Manual mode: asked before each tool call runs. */
+  beforeTool?: BeforeTool;
+  /** The knowledge collection tools search (a Discord server's id, or the terminal's collection). */
+  collection?: string;
+}
+
+export interface Engine {
+  /** Every tool the engine knows, in the order they are offered. */
+  readonly tools: readonly ToolDefinition[];
+  readonly defaults: Readonly<RunDefaults>;
+  run(input: RunInput): AgentRun;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const defaults: RunDefaults = { ...DEFAULT_RUN, ...options.defaults };
+  const index = new ToolIndex(options.tools);
+  const drivers = { native: new NativeProtocol(index, { offerFinalAnswerTool: defaults.offerFinalAnswerTool }), text: new TextProtocol() };
+  const memory = new ProtocolMemory(options.protocolMemoryMs);
+  const clock = options.clock ?? (() => performance.now());
+  const context = { fetch: options.fetch ?? globalThis.fetch, now: options.now ?? (() => new Date()) };
+  const everyTool = () => index.allNames;
+
+  return {
+    tools: index.tools,
+    defaults,
+    run(input) {
+      const runner = new ToolRunner(index, {
+        timeoutMs: defaults.toolTimeoutMs,
+        maxOutputChars: defaults.maxToolOutputChars,
+        context: { ...context, collection: input.collection },
+        clock,
+      });
+      const plan: RunPlan = {
+        model: input.model ?? options.model,
+        protocol: input.protocol ?? defaults.protocol,
+        drivers,
+        memory,
+        tools: index.tools,
+        knownNames: index.knownNames,
+        runner,
+        messages: input.messages,
+        allowedTools: input.allowedTools ?? everyTool,
+        maxSteps: input.maxSteps ?? defaults.maxSteps,
+        tokenBudget: input.tokenBudget,
+        maxTokens: defaults.maxTokens,
+        runTimeoutMs: defaults.runTimeoutMs,
+        instructions: input.instructions,
+        signal: input.signal,
+        beforeTool: input.beforeTool,
+        clock,
+      };
+      return new AgentRun((emit) => new RunLoop(plan, emit).run());
+    },
+  };
+}
+
+export type { AgentRun } from './agent-run.js';
+export { DEFAULT_RUN, STEP_LIMIT, type RunDefaults } from './run-defaults.js';
+export type { BeforeTool, ToolDecision } from './run-loop.js';

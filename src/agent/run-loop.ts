@@ -1,0 +1,271 @@
+/**
+ * The ReAct loop, as a small state machine: ask the model, read its reply into the next step (run
+ * tools, take the answer, or remind it of the format), and go round until there is an answer or a limit
+ * ends the run. It publishes typed events as it goes and never throws: a model or tool failure ends the
+ * run with reason 'error' and an `error` event.
+ */
+import { AgentError, ModelError, describeError } from '../errors.js';
+import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
+import type { ProtocolMemory } from './protocol-memory.js';
+import type { Source, ToolDefinition } from './tool.js';
+import type { Observation, PreparedCall, ToolRunner } from './tool-runner.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, EndReason, ModelReply, ProtocolSetting, Usage } from './types.js';
+import { addUsage, emptyUsage } from './usage.js';
+
+/** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
+export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
+
+/** Asked before each tool call runs, in call order; the run waits for the answer. */
+export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
+
+/** Everything a run needs, fixed when it starts (the engine builds it from its defaults and the input). */
+export interface RunPlan {
+  model: ChatModel;
+  protocol: ProtocolSetting;
+  drivers: { native: ProtocolDriver; text: ProtocolDriver };
+  memory: ProtocolMemory;
+  tools: readonly ToolDefinition[];
+  knownNames: ReadonlySet<string>;
+  runner: ToolRunner;
+  messages: readonly ChatMessage[];
+  allowedTools: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  maxSteps: number;
+  /** Tokens the run may use; once spent, the current step finishes and the model answers from what it has. */
+  tokenBudget?: number;
+  maxTokens?: number;
+  runTimeoutMs: number;
+  instructions?: string;
+  signal?: AbortSignal;
+  beforeTool?: BeforeTool;
+  clock: () => number;
+}
+
+/** How the loop ended, before the result is put together. */
+interface Ending {
+  reason: EndReason;
+  answer?: string;
+  error?: { code: string; message: string };
+}
+
+type Limit = 'step-limit' | 'token-budget';
+
+class StopRequested extends Error {}
+class RunTimeout extends Error {}
+
+export class RunLoop {
+  private driver: ProtocolDriver;
+  private steps = 0;
+  private readonly usage: Usage = emptyUsage();
+  /** Messages this run adds after the input history: what the conversation store appends. */
+  private readonly added: ChatMessage[] = [];
+  private readonly sources: Source[] = [];
+  private remindedLastStep = false;
+  private readonly deadline: number;
+  private prompt: { driver: ProtocolDriver; allowed: ReadonlySet<string>; key: string; system: string; offered: readonly ToolDefinition[]; fields: ReturnType<ProtocolDriver['requestFields']> } | undefined;
+
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly emit: (event: AgentEvent) => void,
+  ) {
+    const learned = plan.protocol === 'auto' ? plan.memory.get(modelKey(plan.model)) : undefined;
+    this.driver = plan.protocol === 'text' || learned === 'text' ? plan.drivers.text : plan.drivers.native;
+    // The run's time limit is a deadline handed to each model request and tool call as their own
+    // timeout, not a timer of the run's own: the caller's signal is used as it is.
+    this.deadline = Date.now() + plan.runTimeoutMs;
+  }
+
+  async run(): Promise<AgentResult> {
+    const { plan } = this;
+    const started = plan.clock();
+    let ending: Ending;
+    try {
+      this.emit({ type: 'run-start', protocol: this.driver.name, maxSteps: plan.maxSteps, tools: [...(await plan.allowedTools())] });
+      ending = await this.loop();
+    } catch (error) {
+      ending = this.failure(error);
+      if (ending.reason === 'error') this.emit({ type: 'error', ...ending.error! });
+    }
+    const durationMs = plan.clock() - started;
+    this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs });
+    return {
+      reason: ending.reason,
+      answer: ending.answer,
+      sources: dedupe(this.sources),
+      steps: this.steps,
+      usage: this.usage,
+      durationMs,
+      protocol: this.driver.name,
+      messages: this.added,
+      error: ending.error,
+    };
+  }
+
+  private async loop(): Promise<Ending> {
+    while (true) {
+      const limit = this.limitReached();
+      if (limit) return this.forcedAnswer(limit);
+      const allowed = await this.plan.allowedTools();
+      this.emit({ type: 'step-start', step: this.steps + 1, maxSteps: this.plan.maxSteps });
+      const reply = await this.ask(allowed);
+      this.steps++;
+      const ending = await this.take(this.driver.interpret(reply, this.steps, this.plan.knownNames));
+      if (ending) return ending;
+    }
+  }
+
+  private limitReached(): Limit | undefined {
+    if (this.steps >= this.plan.maxSteps) return 'step-limit';
+    const budget = this.plan.tokenBudget;
+    if (budget !== undefined && this.steps > 0 && this.usage.totalTokens >= budget) return 'token-budget';
+    return undefined;
+  }
+
+  /** Act on one reply; an Ending when the run is over. */
+  private async take(next: NextStep): Promise<Ending | undefined> {
+    // A model that twice answers in plain prose, ignoring the format, is answering: take it (shown once, as the answer).
+    if (next.kind === 'remind' && next.prose && this.remindedLastStep) return this.answer(next.prose, { role: 'assistant', content: next.prose });
+    if (next.thought) this.emit({ type: 'thought', step: this.steps, text: next.thought });
+    switch (next.kind) {
+      case 'answer':
+        return this.answer(next.answer, next.assistant);
+      case 'remind':
+        this.remindedLastStep = true;
+        this.added.push(next.assistant, next.reminder);
+        this.emit({ type: 'format-reminder', step: this.steps, text: next.reminder.content });
+        return undefined;
+      case 'tools': {
+        this.remindedLastStep = false;
+        const results = await this.runTools(next.calls);
+        this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
+        return undefined;
+      }
+    }
+  }
+
+  private answer(text: string, assistant: ChatMessage): Ending {
+    this.added.push(assistant);
+    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false });
+    return { reason: 'answer', answer: text };
+  }
+
+  /** Announce, run (concurrently; results taken in call order) and show one step's tool calls. */
+  private async runTools(calls: PlannedCall[]): Promise<ObservationOut[]> {
+    const { plan } = this;
+    // Asked again: a moderator may have turned a tool off while the model was thinking.
+    const allowed = await plan.allowedTools();
+    const prepared = calls.map((c) => plan.runner.prepare(c.tool, c.raw, allowed));
+    calls.forEach((c, i) => {
+      const p = prepared[i]!;
+      this.emit({ type: 'action', step: this.steps, callId: c.callId, tool: c.tool, input: 'args' in p ? p.args : c.raw.text });
+    });
+    const pending = await this.start(calls, prepared);
+    for (const p of pending) p.catch(() => undefined); // awaited below in call order; never unhandled
+    const results: ObservationOut[] = [];
+    for (const [i, c] of calls.entries()) {
+      const obs = await pending[i]!;
+      this.sources.push(...obs.sources);
+      results.push({ call: c, output: obs.output });
+      const { output, isError, durationMs, truncated } = obs;
+      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated });
+    }
+    return results;
+  }
+
+  /** Start a step's calls: all at once, or one at a time when a person approves each. */
+  private async start(calls: PlannedCall[], prepared: PreparedCall[]): Promise<Array<Promise<Observation>>> {
+    const { runner, signal, beforeTool } = this.plan;
+    if (!beforeTool) return prepared.map((p) => runner.execute(p, signal, this.deadline));
+    const pending: Array<Promise<Observation>> = [];
+    for (const [i, c] of calls.entries()) {
+      const running = this.decide(beforeTool, c, prepared[i]!);
+      await running.catch(() => undefined); // one decision at a time, in call order
+      pending.push(running);
+    }
+    return pending;
+  }
+
+  private async decide(beforeTool: BeforeTool, call: PlannedCall, prepared: PreparedCall): Promise<Observation> {
+    const { runner, signal } = this.plan;
+    if (!('error' in prepared)) {
+      const decision = await beforeTool({ step: this.steps, tool: call.tool, input: prepared.args, callId: call.callId });
+      if (decision.kind === 'stop') throw new StopRequested();
+      if (decision.kind === 'observe') return runner.injected(decision.text);
+    }
+    return runner.execute(prepared, signal, this.deadline);
+  }
+
+  /** The last call when a limit is reached: no tools, and the model answers from what it has. */
+  private async forcedAnswer(limit: Limit): Promise<Ending> {
+    const why = limit === 'step-limit' ? `You have used all ${this.plan.maxSteps} steps.` : 'This run has used up its token budget.';
+    const reply = await this.ask(await this.plan.allowedTools(), why);
+    const answer = this.driver.finalAnswer(reply, this.plan.knownNames);
+    if (answer === undefined) return { reason: limit };
+    this.added.push({ role: 'assistant', content: answer });
+    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true });
+    return { reason: limit, answer };
+  }
+
+  /**
+   * One model call (`final`: the forced last call, with the reason it is forced). In auto mode a server
+   * that rejects `tools` switches the run, and later runs on that model, to the text protocol, and the
+   * same step is asked again.
+   */
+  private async ask(allowed: ReadonlySet<string>, final?: string): Promise<ModelReply> {
+    try {
+      return await this.request(allowed, final);
+    } catch (error) {
+      if (!(this.plan.protocol === 'auto' && this.driver.name === 'native' && error instanceof ModelError && error.kind === 'tools-unsupported')) throw error;
+      this.driver = this.plan.drivers.text;
+      this.plan.memory.remember(modelKey(this.plan.model), 'text');
+      this.emit({ type: 'protocol-fallback', from: 'native', to: 'text', reason: error.message });
+      return this.request(allowed, final);
+    }
+  }
+
+  private async request(allowed: ReadonlySet<string>, final?: string): Promise<ModelReply> {
+    const { plan, driver } = this;
+    const prompt = this.promptFor(allowed);
+    const messages: ChatMessage[] = [{ role: 'system', content: prompt.system }, ...driver.prepareHistory(plan.messages), ...driver.prepareHistory(this.added)];
+    if (final) messages.push(driver.finalNudge(final));
+    if (Date.now() >= this.deadline) throw new RunTimeout();
+    const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
+    const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens });
+    addUsage(this.usage, reply.usage);
+    return reply;
+  }
+
+  /** The system prompt and tool list change only with the protocol or the allowed tools: built once per change. */
+  private promptFor(allowed: ReadonlySet<string>) {
+    const cached = this.prompt;
+    if (cached && cached.driver === this.driver && cached.allowed === allowed) return cached;
+    const offered = this.plan.tools.filter((t) => allowed.has(t.name));
+    const key = offered.map((t) => t.name).join(',');
+    if (cached && cached.driver === this.driver && cached.key === key) {
+      this.prompt = { ...cached, allowed };
+    } else {
+      const system = this.driver.systemPrompt(offered, this.plan.maxSteps, this.plan.instructions);
+      this.prompt = { driver: this.driver, allowed, key, system, offered, fields: this.driver.requestFields(offered, false) };
+    }
+    return this.prompt;
+  }
+
+  private failure(error: unknown): Ending {
+    const stopped = { code: 'aborted', message: 'The run was stopped.' };
+    if (this.plan.signal?.aborted || error instanceof StopRequested) return { reason: 'aborted', error: stopped };
+    if (error instanceof RunTimeout || Date.now() >= this.deadline) {
+      return { reason: 'error', error: { code: 'run-timeout', message: `The run took longer than ${Math.round(this.plan.runTimeoutMs / 1000)} s and was stopped.` } };
+    }
+    if (error instanceof AgentError) return { reason: 'error', error: { code: error.code, message: error.message } };
+    return { reason: 'error', error: { code: 'internal', message: describeError(error) } };
+  }
+}
+
+/** What the engine remembers a model server by. */
+function modelKey(model: ChatModel): string {
+  return model.key ?? model.model;
+}
+
+function dedupe(sources: Source[]): Source[] {
+  const seen = new Set<string>();
+  return sources.filter((s) => !seen.has(s.url) && seen.add(s.url));
+}

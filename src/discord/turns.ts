@@ -1,0 +1,100 @@
+/**
+ * The one way a turn starts, for `/ask`, follow-ups and buttons alike. In two stages, because `/ask`
+ * must refuse a request (an ephemeral reply within Discord's 3 seconds, no thread, no model call)
+ * before it opens a thread:
+ *
+ *   const admission = await turns.admit({ scope, author, text, logFields });
+ *   if (!admission.ok) return refuse(admission.message);
+ *   ...open the thread...
+ *   const outcome = await admission.turn.run(threadTarget(thread));
+ *
+ * `run` waits its turn in the thread's queue, reads the channel's settings, then runs the engine.
+ */
+import type { Engine } from '../agent/engine.js';
+import type { Logger } from '../logger.js';
+import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
+import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue } from '../state/index.js';
+import type { RunRegistry } from './run-registry.js';
+import { runTurn, type TurnOutcome } from './thread-turn.js';
+import type { TurnTarget } from './turn-target.js';
+
+/** What starting a turn needs; built once by the composition root. */
+export interface TurnDeps {
+  engine: Engine;
+  conversations: ConversationStore;
+  queue: ThreadQueue;
+  runs: RunRegistry;
+  allowedTools: AllowedTools;
+  channelSettings(scope: RunScope): Promise<ChannelSettings>;
+  /** Tokens a thread's history may take in the model's context (HISTORY_TOKEN_BUDGET). */
+  historyTokenBudget: number;
+  /** The model whose tokenizer counts the history. */
+  tokenizerModel: string;
+  /** Fewest milliseconds between edits of a step-log message. */
+  stepLogIntervalMs: number;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** A person's message that should start a turn. */
+export interface TurnRequest {
+  scope: RunScope;
+  author: Author;
+  text: string;
+  /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
+  logFields: Record<string, string | undefined>;
+}
+
+/** A turn that may go ahead: run it (always, or cancel it) once its target exists. */
+export interface AdmittedTurn {
+  run(target: TurnTarget): Promise<TurnOutcome>;
+  /** Give the turn up without running it (its target could not be made). */
+  cancel(): void;
+}
+
+export type Admission = { ok: true; turn: AdmittedTurn } | { ok: false; message: string };
+
+export interface Turns {
+  admit(request: TurnRequest): Promise<Admission>;
+}
+
+export function createTurns(deps: TurnDeps): Turns {
+  return {
+    async admit(request) {
+      const text = request.text.trim();
+      if (!text) return { ok: false, message: 'Your question is empty: write what you want to know.' };
+      const admitted = { ...request, text };
+      let used = false;
+      return {
+        ok: true,
+        turn: {
+          run(target) {
+            if (used) throw new Error('A turn runs once.');
+            used = true;
+            return inQueue(deps, target, () => settingsThenRun(deps, admitted, target));
+          },
+          cancel() {
+            used = true;
+          },
+        },
+      };
+    },
+  };
+}
+
+/** A thread's turns run one at a time; a thread busy for too long gets a clear message instead of a hang. */
+async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+  const key = target.conversationKey;
+  if (!key) return job();
+  try {
+    return await deps.queue.run(key, job);
+  } catch (error) {
+    if (!(error instanceof ThreadBusyError)) throw error;
+    return { busy: error.message };
+  }
+}
+
+async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget): Promise<TurnOutcome> {
+  const settings = await deps.channelSettings(request.scope);
+  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps });
+}
