@@ -57,14 +57,3 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     close: () => calculator.close(),
   };
 }
-
-/**
- * Whether a tool is on before any moderator changes anything: everything that stays inside the bot's
- * own process or talks to one fixed, trusted API is; tools that reach arbitrary places (`network`) are not.
- */
-export function defaultEnabled(tool: Pick<ToolDefinition, 'network'>): boolean {
-  return tool.network !== true;
-}
-
-/** Names of the tools on by default: calculate, wikipedia and current_time. */
-export const DEFAULT_ENABLED: readonly ToolName[] = TOOL_NAMES.filter((name) => name !== 'read_url');

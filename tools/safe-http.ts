@@ -5,6 +5,7 @@
  * SNI), so a DNS answer cannot change between the check and the connection. Redirects are followed
  * by hand, the body is read only up to a size cap, and one deadline covers the whole exchange.
  */
+import { readCapped } from './read-capped.js';
 import type { LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -83,7 +84,7 @@ export async function safeGet(raw: string, options: SafeGetOptions): Promise<Saf
       throw new ToolError(`${url.href} is ${mediaType || 'of an unknown type'}, not a web page or text; only text can be read.`);
     }
     const charset = params.find((p) => /^charset=/i.test(p))?.slice(8).replace(/"/g, '');
-    const { body, truncated } = await readCapped(response, options.maxBytes, url, options.signal);
+    const { body, truncated } = await readBody(response, options.maxBytes, url, options.signal);
     return { url: url.href, mediaType: mediaType.toLowerCase(), charset, body, truncated };
   }
 }
@@ -161,7 +162,7 @@ function connectionError(url: URL, error: Error & { code?: string }, signal: Abo
 }
 
 /** Read the (decompressed) body until `maxBytes`; a bigger body is cut there and its stream destroyed. */
-async function readCapped(
+async function readBody(
   response: IncomingMessage,
   maxBytes: number,
   url: URL,
@@ -182,19 +183,9 @@ async function readCapped(
     response.on('error', (error) => decoder.destroy(error));
     stream = response.pipe(decoder);
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let truncated = false;
   try {
-    for await (const chunk of stream) {
-      chunks.push(chunk as Buffer);
-      total += (chunk as Buffer).length;
-      // Checked on decompressed bytes, so a small compressed bomb stops here too.
-      if (total > maxBytes) {
-        truncated = true;
-        break;
-      }
-    }
+    // Counted on decompressed bytes, so a small compressed bomb stops at the cap too.
+    return await readCapped(stream, maxBytes);
   } catch (error) {
     if (signal.aborted) throw connectionError(url, error as Error, signal);
     throw new ToolError(`The page stopped sending part-way (${(error as Error).message}).`, { cause: error });
@@ -202,5 +193,4 @@ async function readCapped(
     response.destroy();
     stream.destroy();
   }
-  return { body: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
 }

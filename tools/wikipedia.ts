@@ -4,6 +4,7 @@
  * descriptive User-Agent Wikimedia asks API clients to send. It reaches the internet but only this one
  * configured API, which is why it is on by default unlike `read_url`.
  */
+import { readCapped } from './read-capped.js';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDefinition } from '../src/agent/tool.js';
 import { ToolError } from '../src/errors.js';
@@ -104,7 +105,9 @@ async function callApi(options: WikipediaOptions, params: Record<string, string>
     if (!response.ok) {
       throw new ToolError(`Wikipedia answered HTTP ${response.status}${response.status >= 500 || response.status === 429 ? '; it may be busy, try again in a moment' : ''}.`);
     }
-    body = await readCapped(response, MAX_RESPONSE_BYTES);
+    const read = await readCapped(response.body, MAX_RESPONSE_BYTES);
+    if (read.truncated) throw new ToolError('Wikipedia sent an unexpectedly large answer; try a narrower search.');
+    body = read.body.toString('utf8');
   } catch (error) {
     if (error instanceof ToolError) throw error;
     if (signal.aborted) {
@@ -127,17 +130,4 @@ async function callApi(options: WikipediaOptions, params: Record<string, string>
 /** The article's URL when the API did not give one: /wiki/Title on the API's host. */
 function articleUrl(apiUrl: string, title: string): string {
   return new URL(`/wiki/${encodeURIComponent(title.replace(/ /g, '_'))}`, apiUrl).href;
-}
-
-/** The body as text, refusing to buffer more than `max` bytes of it. */
-async function readCapped(response: Response, max: number): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of response.body) {
-    total += chunk.length;
-    if (total > max) throw new ToolError('Wikipedia sent an unexpectedly large answer; try a narrower search.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

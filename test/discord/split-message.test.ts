@@ -10,6 +10,17 @@ describe('splitting messages for Discord', () => {
     expect(splitMessage('hello')).toEqual(['hello']);
   });
 
+  it('sends exactly 2,000 characters as one message and 2,001 as two', () => {
+    const limit = 'a'.repeat(1995) + ' bcde';
+    expect(limit).toHaveLength(2000);
+    expect(splitMessage(limit)).toEqual([limit]);
+    const over = `${limit}f`;
+    const chunks = splitMessage(over);
+    expect(chunks).toHaveLength(2);
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(2000);
+    expect(chunks.join(' ')).toBe(over);
+  });
+
   it('keeps every chunk within 2,000 characters and loses no words', () => {
     const words = Array.from({ length: 3000 }, (_, i) => `word${i}`);
     const chunks = splitMessage(words.join(' '));

@@ -2,6 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
+
+/** `promise`, or a failure naming what did not happen within `ms` (rather than the suite's timeout). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -89,6 +96,37 @@ describe('conversations in a thread', () => {
     expect(stopped.channelId).toBe(log.channelId);
     expect(fake.message(log.id)!.components).toEqual([]);
     expect(fake.messagesIn(log.channelId).some((m) => m.content.includes('never seen'))).toBe(false);
+  });
+
+  it('Stop during a tool call aborts the tool through its signal, and no further model call is made', async () => {
+    let toolStarted!: () => void;
+    const started = new Promise<void>((resolve) => (toolStarted = resolve));
+    let abortSeen!: (reason: unknown) => void;
+    const aborted = new Promise<unknown>((resolve) => (abortSeen = resolve));
+    h = await startHarness({
+      toolRuns: {
+        // A tool that works until it is told to stop, as a long download would.
+        current_time: (_args, ctx) => new Promise((_resolve, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            abortSeen(ctx.signal.reason);
+            reject(ctx.signal.reason);
+          }, { once: true });
+          toolStarted();
+        }),
+      },
+    });
+    const { fake, model } = h;
+    model.script({ content: 'Checking the clock.', toolCalls: [{ name: 'current_time', arguments: {} }] });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it, slowly?' } });
+    const log = await fake.waitForMessage((m) => m.components.length > 0, 10_000);
+    await started;
+    const customId = (log.components[0] as { components: Array<{ custom_id: string }> }).components[0]!.custom_id;
+    fake.clickButton({ messageId: log.id, customId, channelId: log.channelId });
+
+    expect(String(await within(aborted, 5_000, 'the tool was never told to stop'))).toMatch(/stopped: user/);
+    await fake.waitForMessage((m) => m.content.startsWith('⏹️ Stopped'), 10_000);
+    expect(model.requests).toHaveLength(1);
+    expect(model.failures).toEqual([]);
   });
 
   it('never pings anyone, whatever the model writes', async () => {

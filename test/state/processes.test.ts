@@ -14,7 +14,10 @@ interface Writer {
   /** Appends the writer has seen resolve. */
   acknowledged(): number;
   ready: Promise<void>;
+  /** Stepwise writers: append one more batch. */
   go(): void;
+  /** Stepwise writers: no more batches. */
+  end(): void;
   waitForAcks(n: number): Promise<void>;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
@@ -42,7 +45,8 @@ function startWriter(options: Record<string, unknown>): Writer {
   return {
     child,
     ready,
-    go: () => child.stdin!.end('go\n'),
+    go: () => child.stdin!.write('go\n'),
+    end: () => child.stdin!.end(),
     acknowledged: () => acks,
     waitForAcks: (n) =>
       new Promise<void>((resolve, reject) => {
@@ -83,10 +87,15 @@ for (const target of await targets('processes', ['sqlite', 'redis', 'postgres'])
     });
 
     it('keeps every append when two processes write the same thread at once', async () => {
-      const common = { url: target.url, namespace, threadId: '500', count: 60, payloadChars: 200, waitForGo: true };
+      const common = { url: target.url, namespace, threadId: '500', count: 60, payloadChars: 200, stepwise: true };
       const writers = [startWriter({ ...common, label: 'A' }), startWriter({ ...common, label: 'B' })];
       await Promise.all(writers.map((w) => w.ready));
-      for (const w of writers) w.go();
+      // Sixty rounds; in each, both processes append at the same moment and race for the same slot.
+      for (const round of range(60)) {
+        for (const w of writers) w.go();
+        await Promise.all(writers.map((w) => w.waitForAcks(round + 1)));
+      }
+      for (const w of writers) w.end();
       const exits = await Promise.all(writers.map((w) => w.exit));
       expect(exits.map((e) => e.code), exits.map((e) => e.stderr).join('\n')).toEqual([0, 0]);
 
@@ -95,8 +104,12 @@ for (const target of await targets('processes', ['sqlite', 'redis', 'postgres'])
       for (const label of ['A', 'B']) {
         expect(batches.filter((b) => b.label === label).map((b) => b.index)).toEqual(range(60));
       }
-      // Both really wrote at the same time: the log interleaves them.
-      expect(new Set(batches.slice(0, 60).map((b) => b.label)).size).toBe(2);
+      // Both really wrote at the same time: each round's two batches sit side by side, in either order.
+      for (const round of range(60)) {
+        const pair = batches.slice(round * 2, round * 2 + 2);
+        expect(pair.map((b) => b.label).sort()).toEqual(['A', 'B']);
+        expect(pair.map((b) => b.index)).toEqual([round, round]);
+      }
     });
 
     it('keeps the history intact up to the last finished append when the writer is killed mid-write', async () => {

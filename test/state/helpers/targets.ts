@@ -1,6 +1,8 @@
 /**
  * The backends the state tests run against. Memory and SQLite are always there; Redis and PostgreSQL
- * are probed on 127.0.0.1 and, when absent, their suites are skipped with the reason printed.
+ * are probed on 127.0.0.1 and, when absent, their suites are skipped with the reason printed. On CI
+ * (`CI=true`) both servers are always provided, so an unreachable one fails the run instead: a skip
+ * there would hide a broken service, or a broken test setup, behind a green build.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +47,11 @@ export function tempSqliteUrl(label: string): { url: string; dir: string } {
   return { url: `sqlite://${path.join(dir, 'nested', 'threadwise.sqlite')}`, dir };
 }
 
+/** On CI the servers are part of the machine: their absence is a failure, not a reason to skip. */
+export function requireServers(): boolean {
+  return process.env.CI === 'true';
+}
+
 async function probe(url: string): Promise<string | undefined> {
   try {
     const storage = await createStorage({ keyvUrl: url, historyTokenBudget: 8_000 }, { timeouts: { connectMs: 1_000 }, logger: () => {} });
@@ -55,18 +62,22 @@ async function probe(url: string): Promise<string | undefined> {
   }
 }
 
+/** A server backend at `url`, probed; absent: skipped with the reason printed, or on CI a failure. */
+export async function serverTarget(label: string, kind: 'redis' | 'postgres', url: string): Promise<Target> {
+  const reason = await probe(url);
+  if (reason && requireServers()) throw new Error(`[${label}] ${kind} at ${url} is not reachable, and CI=true requires it: ${reason}`);
+  if (reason) console.warn(`[${label}] skipping ${kind} tests: ${url} is not available (${reason})`);
+  return { kind, url, available: !reason, reason };
+}
+
 /** Every backend, with availability probed; prints why a server backend is skipped. */
 export async function targets(label: string, kinds: BackendKind[] = ['memory', 'sqlite', 'redis', 'postgres']): Promise<Target[]> {
   const out: Target[] = [];
   for (const kind of kinds) {
     if (kind === 'memory') out.push({ kind, url: 'memory:', available: true });
     if (kind === 'sqlite') out.push({ kind, url: tempSqliteUrl(label).url, available: true });
-    if (kind === 'redis' || kind === 'postgres') {
-      const url = kind === 'redis' ? REDIS_URL : POSTGRES_URL;
-      const reason = await probe(url);
-      if (reason) console.warn(`[${label}] skipping ${kind} tests: ${url} is not available (${reason})`);
-      out.push({ kind, url, available: !reason, reason });
-    }
+    if (kind === 'redis') out.push(await serverTarget(label, kind, REDIS_URL));
+    if (kind === 'postgres') out.push(await serverTarget(label, kind, POSTGRES_URL));
   }
   return out;
 }

@@ -157,4 +157,24 @@ describe('native protocol run', () => {
     expect(ofType(events, 'observation')[0]!.output).toContain('the tool "add" is not available here');
     expect(calls).toEqual([]);
   });
+
+  it('asks the policy again right before tools run: a tool turned off while the model was thinking does not run', async () => {
+    const { tools, calls } = makeTestTools();
+    let addAllowed = true;
+    server.script(
+      () => {
+        addAllowed = false; // a moderator disables `add` while this request is being answered
+        return { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] };
+      },
+      { content: 'It was turned off.' },
+    );
+    const { events } = await collect({
+      model: modelFor(server), tools, messages: question, protocol: 'native',
+      allowedTools: () => new Set(addAllowed ? ['add', 'echo'] : ['echo']),
+    });
+    expect(server.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['add', 'echo']);
+    expect(ofType(events, 'observation')[0]).toMatchObject({ tool: 'add', isError: true });
+    expect(ofType(events, 'observation')[0]!.output).toContain('the tool "add" is not available here');
+    expect(calls).toEqual([]);
+  });
 });
