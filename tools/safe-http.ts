@@ -5,7 +5,6 @@
  * SNI), so a DNS answer cannot change between the check and the connection. Redirects are followed
  * by hand, the body is read only up to a size cap, and one deadline covers the whole exchange.
  */
-import { readCapped } from './read-capped.js';
 import type { LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -15,6 +14,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ToolError } from '../src/errors.js';
 import { addressRefusal } from './address-policy.js';
+import { readCapped } from './read-capped.js';
 
 /** Resolves a host name to all its addresses; tests inject one that answers without DNS. */
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;

@@ -4,11 +4,11 @@
  * descriptive User-Agent Wikimedia asks API clients to send. It reaches the internet but only this one
  * configured API, which is why it is on by default unlike `read_url`.
  */
-import { readCapped } from './read-capped.js';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDefinition } from '../src/agent/tool.js';
 import { ToolError } from '../src/errors.js';
 import { capText, htmlToText } from './html-text.js';
+import { readCapped } from './read-capped.js';
 
 export interface WikipediaOptions {
   /** The Action API endpoint, e.g. https://en.wikipedia.org/w/api.php (WIKIPEDIA_API_URL). */
