@@ -110,7 +110,7 @@ for (const target of await targets('processes', ['sqlite', 'redis', 'postgres'])
         expect(pair.map((b) => b.label).sort()).toEqual(['A', 'B']);
         expect(pair.map((b) => b.index)).toEqual([round, round]);
       }
-    });
+    }, 60_000); // sixty round trips to two child processes: seconds on a machine busy with other suites
 
     it('keeps the history intact up to the last finished append when the writer is killed mid-write', async () => {
       const writer = startWriter({ url: target.url, namespace, threadId: '501', label: 'K', count: 1_000_000, payloadChars: 50_000 });
