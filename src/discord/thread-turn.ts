@@ -92,6 +92,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       collection: scope.guildId ?? undefined,
     });
     for await (const event of agentRun) {
+      deps.onEvent?.(event, scope);
       const text = formatStep(event, request.display);
       if (text) steps.append(text);
       if (event.type === 'step-start' && event.step === 1 && request.display === 'answer') steps.append('-# 🤔 working on it…');

@@ -11,6 +11,7 @@
  * `run` waits its turn in the thread's queue, reads the channel's settings, then runs the engine.
  */
 import type { Engine } from '../agent/engine.js';
+import type { AgentEvent } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue } from '../state/index.js';
@@ -34,6 +35,8 @@ export interface TurnDeps {
   stepLogIntervalMs: number;
   logger: Logger;
   now: () => Date;
+  /** Sees every engine event of every turn, with where it happened (metrics). */
+  onEvent?: (event: AgentEvent, scope: RunScope) => void;
 }
 
 /** A person's message that should start a turn. */
