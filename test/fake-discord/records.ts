@@ -6,6 +6,7 @@
 /** Discord channel type numbers the fake understands. */
 export const ChannelKind = {
   GuildText: 0,
+  DM: 1,
   GuildCategory: 4,
   GuildAnnouncement: 5,
   AnnouncementThread: 10,
@@ -75,7 +76,8 @@ export interface FakeThreadMeta {
 
 export interface FakeChannel {
   id: string;
-  guildId: string;
+  /** Null for DM channels. */
+  guildId: string | null;
   type: number;
   name: string;
   parentId: string | null;
@@ -87,6 +89,10 @@ export interface FakeChannel {
   messageCount: number;
   /** Present for threads only. */
   thread: FakeThreadMeta | null;
+  /** For DM channels: the user on the other side of the bot. */
+  recipientId?: string;
+  /** Set when a moderator deleted the channel (THREAD_DELETE / CHANNEL_DELETE sent); the API then answers 10003. */
+  deleted?: boolean;
 }
 
 export interface FakeAttachment {
@@ -97,12 +103,20 @@ export interface FakeAttachment {
   description: string | null;
   /** The uploaded bytes; also served at `url`. */
   data: Buffer;
+  /** The CDN path, `/attachments/<channel>/<id>/<name>`; every payload signs it afresh. */
+  path: string;
+  /** A signed URL as issued at upload (payloads carry freshly signed ones). */
   url: string;
+  /** Ephemeral uploads (slash-command attachment options) belong to no message. */
+  ephemeral?: boolean;
 }
 
 /** A previous version of an edited message. */
 export interface MessageVersion {
+  /** Date.now() of the edit that replaced this version. */
   at: number;
+  /** performance.now() of that edit, for measuring edit rates. */
+  atMs: number;
   content: string;
   embeds: unknown[];
   components: unknown[];
@@ -147,6 +161,8 @@ export interface FakeMessage {
   threadId: string | null;
   /** Emoji the bot reacted with. */
   reactions: string[];
+  /** performance.now() when the message was created. */
+  createdAtMs: number;
 }
 
 /** One POST to /interactions/:id/:token/callback, accepted or not. */
@@ -164,13 +180,18 @@ export interface CallbackRecord {
 export interface FakeInteraction {
   id: string;
   token: string;
-  /** 2 application command, 3 message component, 4 autocomplete. */
+  /** 2 application command, 3 message component, 4 autocomplete, 5 modal submit. */
   type: number;
+  /** For type 2: 1 chat input, 2 user, 3 message command. */
+  commandType: number | null;
+  /** Interaction context: 0 guild, 1 DM with the bot. */
+  context: 0 | 1;
   commandName: string | null;
   customId: string | null;
   options: unknown[];
   channelId: string;
-  guildId: string;
+  /** Null for DMs. */
+  guildId: string | null;
   userId: string;
   /** For components: the message the component is on. */
   messageId: string | null;
@@ -179,14 +200,21 @@ export interface FakeInteraction {
   acknowledged: boolean;
   ackType: number | null;
   ackLatencyMs: number | null;
+  /** performance.now() when the accepted acknowledgement arrived. */
+  ackedAt: number | null;
   /** Set when the acknowledgement deadline passed without a callback. */
   expired: boolean;
+  /** Whether the response (reply or deferral) is ephemeral: only the invoking user sees it. */
   ephemeral: boolean;
+  /** Every POST to the callback endpoint, accepted or refused, with `at` and `latencyMs`. */
   callbacks: CallbackRecord[];
   originalMessageId: string | null;
   followupIds: string[];
   autocompleteChoices: unknown[] | null;
+  /** The modal shown with callback type 9 (custom_id, title, components); undefined if none. */
   modal: unknown;
+  /** For modal submits: the interaction whose modal was submitted. */
+  modalOf?: string;
 }
 
 export interface RestCall {
@@ -217,12 +245,23 @@ export interface FakeCommand {
   raw: Record<string, unknown>;
 }
 
+/**
+ * An application command permission overwrite, as a server admin sets it in Server Settings >
+ * Integrations: type 1 role, 2 user, 3 channel; `id` may be the guild id (@everyone) or guild id - 1
+ * (all channels).
+ */
+export interface CommandPermission {
+  id: string;
+  type: 1 | 2 | 3;
+  permission: boolean;
+}
+
 /** Everything observable that happens in the fake; `waitFor` matches on these. */
 export type FakeEvent =
   | { kind: 'message'; action: 'create' | 'update' | 'delete'; message: FakeMessage }
   | { kind: 'callback'; interaction: FakeInteraction; callback: CallbackRecord }
   | { kind: 'interaction'; action: 'dispatch' | 'expire'; interaction: FakeInteraction }
-  | { kind: 'thread'; action: 'create' | 'update'; channel: FakeChannel }
+  | { kind: 'thread'; action: 'create' | 'update' | 'delete'; channel: FakeChannel }
   | { kind: 'rest'; call: RestCall }
-  | { kind: 'typing'; channelId: string }
+  | { kind: 'typing'; channelId: string; at: number }
   | { kind: 'gateway'; action: 'identify' | 'ready' | 'resume' | 'close'; sessionId: string; detail?: unknown };
