@@ -11,6 +11,7 @@ import { RunRegistry } from '../../src/discord/run-registry.js';
 import { startBot, type RunningBot } from '../../src/discord/bot.js';
 import type { BotContext } from '../../src/discord/context.js';
 import { silentLogger } from '../../src/logger.js';
+import { commands } from '../../commands/index.js';
 
 export interface HarnessOptions {
   fake?: FakeDiscordOptions;
@@ -56,6 +57,8 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
     now: () => new Date(),
   };
+  // Discord only lets people run registered commands: register them globally, as `deploy-commands` does without DISCORD_GUILD_ID.
+  fake.registerCommands(commands.map((c) => c.data.toJSON()));
   const bot = await startBot(ctx, { token: fake.token, apiBaseUrl: fake.apiUrl });
   return {
     fake,
