@@ -23,7 +23,7 @@ const CHAT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 const MENU_NAME = /^[-_' \p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
 export function validCommandName(name: string, type: number): boolean {
-  if (type === 2 || type === 3) return MENU_NAME.test(name) && name.trim() === name;
+  if (type === 2 || type === 3) return MENU_NAME.test(name);
   return CHAT_NAME.test(name) && name === name.toLowerCase();
 }
 
@@ -40,7 +40,6 @@ export function validateCommand(c: Json, errs: FormErrors, path: Path): void {
   if (type === 1 && (description < 1 || description > 100)) {
     errs.add([...path, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
   }
-  if (type !== 1 && description > 0) errs.add([...path, 'description'], 'BASE_TYPE_MAX_LENGTH', 'Must be 0 or fewer in length.');
   const dmp = c.default_member_permissions;
   if (dmp !== undefined && dmp !== null && !(typeof dmp === 'string' && /^\d+$/.test(dmp))) {
     errs.add([...path, 'default_member_permissions'], 'NUMBER_TYPE_COERCE', `Value "${String(dmp)}" is not snowflake.`);
@@ -109,7 +108,8 @@ export function toCommand(core: FakeCore, raw: Json, guildId: string | null, pre
   const same = previous.find((c) => c.name === name && c.type === type);
   return {
     id: same?.id ?? core.world.nextId(), applicationId: core.settings.applicationId, guildId, name, type,
-    description: typeof raw.description === 'string' ? raw.description : '', raw,
+    // "Empty string for USER and MESSAGE commands" (Application Command Structure).
+    description: type === 1 && typeof raw.description === 'string' ? raw.description : '', raw,
   };
 }
 
