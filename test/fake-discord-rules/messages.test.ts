@@ -125,6 +125,14 @@ describe('rate limits, typing and edit timing', () => {
     expect(fake.rateLimitHits).toMatchObject([{ channelId: fake.defaults.otherChannelId, enforced: true }]);
   });
 
+  it('lets discord.js read the headers and queue ahead of the limit instead of hitting it', async () => {
+    rig = await startRig({ rateLimit: { mode: 'enforce', limit: 2, windowMs: 300 } });
+    const channel = rig.client.channels.cache.get(rig.fake.defaults.otherChannelId) as TextChannel;
+    for (const n of [1, 2, 3, 4]) await channel.send(`burst ${n}`);
+    expect(rig.fake.botMessages(channel.id)).toHaveLength(4);
+    expect(rig.fake.rateLimitHits).toEqual([]);
+  });
+
   it('records typing indicators and each edit of a message with a timestamp', async () => {
     rig = await startRig();
     const { fake } = rig;
