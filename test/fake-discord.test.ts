@@ -30,6 +30,17 @@ function router() {
   return { handlers, failures, nextFailure, attach };
 }
 
+/** A chat-input command as a bot would register it. */
+function slash(name: string, options: Array<Record<string, unknown>> = []): Record<string, unknown> {
+  return { name, description: `The ${name} command`, options };
+}
+
+const TEST_COMMANDS = [
+  slash('ask', [{ name: 'question', description: 'What to ask', type: 3, required: true }]),
+  slash('twice'), slash('follow'), slash('after'), slash('slow'),
+  slash('pick', [{ name: 'topic', description: 'A topic', type: 3, autocomplete: true }]),
+];
+
 async function rejection(promise: Promise<unknown>): Promise<DiscordAPIError> {
   const error = await promise.then(() => null, (e: unknown) => e);
   expect(error).toBeInstanceOf(DiscordAPIError);
@@ -44,6 +55,7 @@ describe('fake Discord with the real discord.js client', () => {
 
   beforeAll(async () => {
     fake = await FakeDiscord.start({ log: (line) => logs.push(line) });
+    fake.registerCommands(TEST_COMMANDS);
     client = await startClient(fake, { setup: attach });
   });
 
@@ -213,6 +225,7 @@ describe('fake Discord with the real discord.js client', () => {
 
     await client.application.commands.set([{ name: 'ask', description: 'Ask a question' }], fake.defaults.guildId);
     expect(fake.commands(fake.defaults.guildId).map((c) => c.name)).toEqual(['ask']);
+    await client.application.commands.set([], fake.defaults.guildId);
   });
 
   it('notes bursts beyond five messages in five seconds in one channel', async () => {
@@ -233,6 +246,7 @@ describe('fake Discord with the real discord.js client', () => {
 describe('fake Discord gateway lifecycle, deadlines and intents', () => {
   it('acknowledges heartbeats and lets a dropped client resume with the missed events replayed', async () => {
     const fake = await FakeDiscord.start({ heartbeatIntervalMs: 50 });
+    fake.registerCommands(TEST_COMMANDS);
     const { handlers, attach } = router();
     const client = await startClient(fake, { setup: attach });
     try {
@@ -262,6 +276,7 @@ describe('fake Discord gateway lifecycle, deadlines and intents', () => {
 
   it('expires an interaction not acknowledged before the deadline: a later callback gets 404 code 10062', async () => {
     const fake = await FakeDiscord.start({ ackDeadlineMs: 150 });
+    fake.registerCommands(TEST_COMMANDS);
     const { handlers, nextFailure, attach } = router();
     const client = await startClient(fake, { setup: attach });
     try {

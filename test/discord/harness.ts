@@ -5,6 +5,7 @@
  * policy and storage (in memory unless a URL is given).
  */
 import { startApp, type App } from '../../app/app.js';
+import { commands } from '../../commands/index.js';
 import type { ToolDefinition } from '../../src/agent/tool.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
@@ -58,6 +59,8 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     HTTP_USER_AGENT: 'threadwise-test',
     ...options.env,
   });
+  // Registered as `npm run deploy-commands` does without DISCORD_GUILD_ID: Discord offers no others.
+  fake.registerCommands(commands.map((c) => c.data.toJSON()));
   const toolRuns = options.toolRuns;
   const app = await startApp(config, silentLogger(), {
     storage: options.storage,

@@ -36,15 +36,17 @@ describe('bot lifecycle and thread states', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('continues an archived thread with /ask inside it, reopening it', async () => {
+  it('continues an archived thread when a member posts in it, reopening it', async () => {
     h = await startHarness();
     const { fake, model } = h;
     model.script({ content: 'First.' }, { content: 'Second.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Archive me?' } });
     const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
     fake.updateThread(first.channelId, { archived: true });
+    // Discord offers no commands in an archived thread; posting in it reopens it (threads.md).
+    expect(() => fake.sendSlashCommand({ name: 'ask', options: { question: 'Back again?' }, channelId: first.channelId })).toThrow(/archived/);
     const mark = fake.mark();
-    fake.sendSlashCommand({ name: 'ask', options: { question: 'Back again?' }, channelId: first.channelId });
+    fake.sendMessage({ channelId: first.channelId, content: 'Back again?' });
     const second = await fake.waitForMessage((m) => m.content.includes('Second.'), 10_000, { since: mark });
     expect(second.channelId).toBe(first.channelId);
     expect(model.requests[1]!.body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);

@@ -85,7 +85,12 @@ describe('tool policy during runs', () => {
 describe('/settings end to end', () => {
   it('a member without Manage Server is refused and nothing changes', async () => {
     w = await startModeration();
-    const reply = await command(w.fake, 'settings', sub('step-limit', { limit: 2 }), { userId: w.fake.defaults.userId });
+    const { fake, guildId } = w;
+    const asAlice = { name: 'settings', options: sub('step-limit', { limit: 2 }), userId: fake.defaults.userId };
+    // Discord hides a Manage Server command from her, until an admin opens it to @everyone in Integrations.
+    expect(() => fake.sendSlashCommand(asAlice)).toThrow(/lacks the default member permissions/);
+    fake.setCommandPermissions({ command: 'settings', permissions: [{ id: guildId, type: 1, permission: true }] });
+    const reply = await command(fake, 'settings', asAlice.options, { userId: asAlice.userId });
     expect(reply.content).toMatch(/Only members with the \*\*Manage Server\*\* permission can use `\/settings`\. Nothing was changed/);
     const settings = await w.h.storage.guildSettings.get(w.guildId);
     expect(settings.stepLimit).toBeUndefined();

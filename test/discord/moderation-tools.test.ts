@@ -14,6 +14,9 @@ describe('/tools end to end', () => {
     expect(tools.data.toJSON().default_member_permissions).toBe(PermissionFlagsBits.ManageGuild.toString());
     w = await startModeration();
     const { fake, guildId } = w;
+    // Discord hides a Manage Server command from her, until an admin opens it to @everyone in Integrations.
+    expect(() => fake.sendSlashCommand({ name: 'tools', options: sub('list'), userId: fake.defaults.userId })).toThrow(/lacks the default member permissions/);
+    fake.setCommandPermissions({ command: 'tools', permissions: [{ id: guildId, type: 1, permission: true }] });
     const reply = await command(fake, 'tools', sub('disable', { tool: 'calculate' }), { userId: fake.defaults.userId });
     expect(reply.content).toMatch(/Only members with the \*\*Manage Server\*\* permission can use `\/tools`\. Nothing was changed/);
     expect(reply.flags & 64).toBe(64); // ephemeral

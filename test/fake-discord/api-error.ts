@@ -5,6 +5,9 @@
 type Json = Record<string, unknown>;
 
 export class ApiError extends Error {
+  /** False for errors whose body carries no `code` (most 429s: the docs mark `code` as "for some limits"). */
+  withCode = true;
+
   constructor(
     readonly status: number,
     readonly code: number,
@@ -17,7 +20,7 @@ export class ApiError extends Error {
   }
 
   body(): Json {
-    return { message: this.message, code: this.code, ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
+    return { message: this.message, ...(this.withCode ? { code: this.code } : {}), ...(this.errors ? { errors: this.errors } : {}), ...this.extra };
   }
 }
 
@@ -37,18 +40,22 @@ export const errors = {
   missingAccess: () => new ApiError(403, 50001, 'Missing Access'),
   cannotEditOthers: () => new ApiError(403, 50005, 'Cannot edit a message authored by another user'),
   emptyMessage: () => new ApiError(400, 50006, 'Cannot send an empty message'),
+  cannotMessageUser: () => new ApiError(403, 50007, 'Cannot send messages to this user'),
   missingPermissions: () => new ApiError(403, 50013, 'Missing Permissions'),
   wrongChannelType: () => new ApiError(400, 50024, 'Cannot execute action on this channel type'),
   invalidWebhookToken: () => new ApiError(401, 50027, 'Invalid Webhook Token'),
   archivedThread: () => new ApiError(400, 50083, 'Thread is archived'),
   invalidJson: () => new ApiError(400, 50109, 'The request body contains invalid JSON.'),
   threadAlreadyCreated: () => new ApiError(400, 160004, 'A thread has already been created for this message'),
+  // The docs list code 160005 without a status; discord.py users report it as 403 Forbidden, and
+  // discord.js only needs the code (a DiscordAPIError either way).
   threadLocked: () => new ApiError(403, 160005, 'Thread is locked'),
-  rateLimited: (retryAfterS: number) =>
-    new ApiError(429, 20028, 'You are being rate limited.', undefined, {
-      'retry-after': String(Math.ceil(retryAfterS)),
-      'x-ratelimit-scope': 'shared',
-    }, { retry_after: retryAfterS, global: false }),
+  /** A reply to a message that does not exist (message.mdx: "The referenced message must exist"). */
+  unknownReference: () => {
+    const errs = new FormErrors();
+    errs.add(['message_reference'], 'MESSAGE_REFERENCE_UNKNOWN_MESSAGE', 'Unknown message');
+    return errs.error();
+  },
 };
 
 /** Collects field errors in Discord's nested `{ field: { _errors: [...] } }` shape → 400 code 50035. */
@@ -73,6 +80,10 @@ export class FormErrors {
   }
 
   throwIfAny(): void {
-    if (!this.empty) throw new ApiError(400, 50035, 'Invalid Form Body', this.#tree);
+    if (!this.empty) throw this.error();
+  }
+
+  error(): ApiError {
+    return new ApiError(400, 50035, 'Invalid Form Body', this.#tree);
   }
 }

@@ -2,32 +2,25 @@
  * Shared machinery of the fake: the world, the event log, REST bookkeeping, and the message and
  * thread operations both REST routes and test helpers use (validate, store, echo over the gateway).
  */
-import { performance } from 'node:perf_hooks';
-import { errors, FormErrors } from './api-error.js';
+import { errors } from './api-error.js';
+import { FakeCdn } from './cdn.js';
 import { dumpState } from './dump.js';
 import { EventLog } from './events.js';
 import { type Gateway, type GatewaySession, Intent } from './gateway.js';
 import type { UploadedFile } from './http.js';
-import { resolvePings } from './mentions.js';
+import { buildMessage, editMessage, type EditOptions } from './message-ops.js';
 import { Permission } from './permissions.js';
+import { ChannelRateLimiter, type RateLimitSettings } from './rate-limit.js';
 import {
-  type FakeAttachment, type FakeChannel, type FakeCommand, type FakeEvent, type FakeInteraction, type FakeMessage,
-  MessageFlag, type MessageSource, type RateLimitHit, type RestCall,
+  type CommandPermission, type FakeAttachment, type FakeChannel, type FakeCommand, type FakeEvent, type FakeInteraction,
+  type FakeMessage, MessageFlag, type MessageSource, type RestCall,
 } from './records.js';
 import { channelJSON, messageJSON } from './serialize.js';
-import { assertNotEmpty, LIMITS, validateMessageBody } from './validation.js';
 import type { FakeWorld } from './world.js';
 
 type Json = Record<string, unknown>;
 
 export { MessageFlag };
-
-/** Flags a sender may set: suppress embeds/notifications, components v2; ephemeral only via interactions. */
-function allowedFlags(flags: unknown, source: MessageSource): number {
-  if (typeof flags !== 'number') return 0;
-  const settable = (1 << 2) | (1 << 12) | (1 << 15) | (source === 'channel' ? 0 : MessageFlag.Ephemeral);
-  return flags & settable;
-}
 
 export interface CoreSettings {
   token: string;
@@ -35,11 +28,15 @@ export interface CoreSettings {
   applicationFlags: number;
   ackDeadlineMs: number;
   tokenLifetimeMs: number;
-  rateLimit: { mode: 'off' | 'record' | 'enforce'; limit: number; windowMs: number };
+  rateLimit: RateLimitSettings;
   echoBotMessages: boolean;
   /** Whether the app has the Message Content intent enabled in the developer portal (REST reads). */
   messageContentEnabled: boolean;
   attachmentSizeLimit: number;
+  /** How long a signed attachment URL stays valid. */
+  attachmentUrlLifetimeMs: number;
+  /** Wall clock for signed URLs. */
+  now: () => number;
   log: (line: string) => void;
 }
 
@@ -60,15 +57,21 @@ export class FakeCore {
   readonly interactions = new Map<string, FakeInteraction>();
   readonly restCalls: RestCall[] = [];
   readonly restCounts = new Map<string, number>();
-  readonly rateLimitHits: RateLimitHit[] = [];
   readonly commands = new Map<string, FakeCommand>();
+  /** Command permission overwrites by `${guildId}:${commandId}`, as a server admin set them. */
+  readonly commandPermissions = new Map<string, CommandPermission[]>();
+  /** Every uploaded file by id (message attachments and ephemeral command uploads). */
+  readonly attachments = new Map<string, FakeAttachment>();
   readonly timers = new Set<NodeJS.Timeout>();
-  readonly #sent = new Map<string, number[]>();
+  readonly rateLimiter: ChannelRateLimiter;
+  readonly cdn: FakeCdn;
   gateway: Gateway | null = null;
   baseUrl = '';
 
   constructor(readonly world: FakeWorld, readonly settings: CoreSettings) {
     this.events = new EventLog(() => this.dump());
+    this.rateLimiter = new ChannelRateLimiter(settings.rateLimit);
+    this.cdn = new FakeCdn({ urlLifetimeMs: settings.attachmentUrlLifetimeMs, now: settings.now, find: (id) => this.attachments.get(id) });
   }
 
   get botId(): string {
@@ -85,9 +88,10 @@ export class FakeCore {
     this.emit({ kind: 'rest', call });
   }
 
+  /** A channel the API can reach; a deleted one answers 10003 Unknown Channel like any unknown id. */
   channel(id: string): FakeChannel {
     const channel = this.world.channels.get(id);
-    if (!channel) throw errors.unknownChannel();
+    if (!channel || channel.deleted) throw errors.unknownChannel();
     return channel;
   }
 
@@ -121,70 +125,45 @@ export class FakeCore {
     }
   }
 
-  /** Per-channel "5 messages / 5 s" model for bot-sent channel messages. */
-  checkRateLimit(channelId: string): void {
-    const { mode, limit, windowMs } = this.settings.rateLimit;
-    if (mode === 'off') return;
-    const now = performance.now();
-    const recent = (this.#sent.get(channelId) ?? []).filter((t) => now - t < windowMs);
-    this.#sent.set(channelId, recent);
-    if (recent.length >= limit) {
-      const enforced = mode === 'enforce';
-      this.rateLimitHits.push({ channelId, at: now, enforced });
-      if (enforced) throw errors.rateLimited(((recent[0] as number) + windowMs - now) / 1000);
-    }
-    recent.push(now);
+  /**
+   * Editing a message or reacting in a thread (threads.md): archived threads refuse both (50083);
+   * locked ones refuse edits unless the bot has Manage Threads (160005).
+   */
+  requireActiveThread(channel: FakeChannel, action: 'edit' | 'react'): void {
+    const t = channel.thread;
+    if (!t) return;
+    if (t.archived) throw errors.archivedThread();
+    if (action === 'edit' && t.locked && !this.botHas(channel, Permission.ManageThreads)) throw errors.threadLocked();
   }
 
   /** Validates a message body and builds the record (not stored yet). */
   buildMessage(init: NewMessage): FakeMessage {
-    const { channel, body } = init;
-    const errs = new FormErrors();
-    validateMessageBody(body, errs, init.errorPath ?? []);
-    const files = init.files ?? [];
-    if (files.length > LIMITS.attachments) {
-      errs.add([...(init.errorPath ?? []), 'attachments'], 'BASE_TYPE_MAX_LENGTH', `Must be ${LIMITS.attachments} or fewer in length.`);
-    }
-    errs.throwIfAny();
-    const attachments = this.uploads(channel.id, files, body.attachments);
-    const content = typeof body.content === 'string' ? body.content : '';
-    const embeds = Array.isArray(body.embeds) ? body.embeds : [];
-    const components = Array.isArray(body.components) ? body.components : [];
-    assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
-    const ref = body.message_reference as { message_id?: string; channel_id?: string } | undefined;
-    const replied = ref?.message_id ? this.world.messages.get(ref.message_id) : undefined;
-    return {
-      id: this.world.nextId(), channelId: channel.id, guildId: channel.guildId, authorId: init.authorId,
-      type: init.type ?? (replied ? 19 : 0), content, embeds, components, attachments,
-      allowedMentions: body.allowed_mentions, pings: this.pings(channel, init.authorId, content, body.allowed_mentions, replied),
-      flags: allowedFlags(body.flags, init.source), tts: body.tts === true,
-      createdAt: Date.now(), editedAt: null, edits: [], deleted: false, source: init.source,
-      interactionId: init.interactionId ?? null, threadId: null, reactions: [],
-      reference: replied ? { messageId: replied.id, channelId: replied.channelId } : null,
-    };
+    return buildMessage(this, init);
   }
 
-  pings(channel: FakeChannel, authorId: string, content: string, allowed: unknown, replied?: FakeMessage): FakeMessage['pings'] {
-    return resolvePings(content, allowed, {
-      canMentionEveryone: (this.world.permissionsIn(channel.id, authorId) & Permission.MentionEveryone) !== 0n,
-      roleMentionable: (id) => this.world.roles.get(id)?.mentionable ?? false,
-      userExists: (id) => this.world.users.has(id),
-      repliedUserId: replied?.authorId ?? null,
-    });
+  /** Stores an upload and serves it on the CDN at a signed URL. */
+  storeUpload(channelId: string, file: { filename: string; data: Buffer; contentType: string | null; description?: string | null }, ephemeral = false): FakeAttachment {
+    const id = this.world.nextId();
+    const path = ephemeral
+      ? FakeCdn.pathFor(channelId, id, file.filename).replace('/attachments/', '/ephemeral-attachments/')
+      : FakeCdn.pathFor(channelId, id, file.filename);
+    const attachment: FakeAttachment = {
+      id, filename: file.filename, size: file.data.length, contentType: file.contentType, description: file.description ?? null,
+      data: file.data, path, url: this.cdn.sign(path), ...(ephemeral ? { ephemeral: true } : {}),
+    };
+    this.attachments.set(id, attachment);
+    return attachment;
   }
 
   uploads(channelId: string, files: UploadedFile[], declared: unknown): FakeAttachment[] {
     const meta = Array.isArray(declared) ? (declared as Json[]) : [];
+    if (files.some((f) => f.size > this.settings.attachmentSizeLimit)) throw errors.requestTooLarge();
     return files.map((f) => {
-      if (f.size > this.settings.attachmentSizeLimit) throw errors.requestTooLarge();
       const m = meta.find((a) => String(a.id) === String(f.index));
-      const id = this.world.nextId();
-      const filename = typeof m?.filename === 'string' ? m.filename : f.filename;
-      return {
-        id, filename, size: f.size, contentType: f.contentType,
-        description: typeof m?.description === 'string' ? m.description : null, data: f.data,
-        url: `${this.baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(filename)}`,
-      };
+      return this.storeUpload(channelId, {
+        filename: typeof m?.filename === 'string' ? m.filename : f.filename, data: f.data, contentType: f.contentType,
+        description: typeof m?.description === 'string' ? m.description : null,
+      });
     });
   }
 
@@ -201,30 +180,9 @@ export class FakeCore {
     return message;
   }
 
-  /** Applies an edit (content, embeds, components, attachments, flags), keeping the old version. */
-  edit(message: FakeMessage, body: Json, files: UploadedFile[] = [], errorPath: string[] = []): FakeMessage {
-    const errs = new FormErrors();
-    validateMessageBody(body, errs, errorPath);
-    errs.throwIfAny();
-    message.edits.push({
-      at: Date.now(), content: message.content, embeds: message.embeds, components: message.components,
-      attachments: message.attachments.map(({ id, filename, size }) => ({ id, filename, size })), flags: message.flags,
-    });
-    const channel = this.channel(message.channelId);
-    if ('content' in body) message.content = typeof body.content === 'string' ? body.content : '';
-    if ('embeds' in body) message.embeds = Array.isArray(body.embeds) ? body.embeds : [];
-    if ('components' in body) message.components = Array.isArray(body.components) ? body.components : [];
-    const kept = Array.isArray(body.attachments)
-      ? message.attachments.filter((a) => (body.attachments as Json[]).some((x) => String(x.id) === a.id))
-      : message.attachments;
-    message.attachments = [...kept, ...this.uploads(channel.id, files, body.attachments)];
-    if ('allowed_mentions' in body) message.allowedMentions = body.allowed_mentions;
-    message.pings = this.pings(channel, message.authorId, message.content, message.allowedMentions);
-    message.flags &= ~MessageFlag.Loading;
-    assertNotEmpty(message);
-    message.editedAt = Date.now();
-    this.announceUpdate(message);
-    return message;
+  /** Applies an edit, keeping the old version (see message-ops.ts). */
+  edit(message: FakeMessage, body: Json, options: EditOptions): FakeMessage {
+    return editMessage(this, message, body, options);
   }
 
   /** MESSAGE_UPDATE over the gateway (subject to the echo setting for bot messages) and the event log. */
@@ -236,19 +194,23 @@ export class FakeCore {
     this.emit({ kind: 'message', action: 'update', message });
   }
 
+  /** Marks a message deleted and sends MESSAGE_DELETE (not for ephemeral messages, which no one else saw). */
   remove(message: FakeMessage): void {
     message.deleted = true;
+    const channel = this.world.channels.get(message.channelId);
+    if (channel && (message.flags & MessageFlag.Ephemeral) === 0 && channel.messageCount > 0) channel.messageCount -= 1;
     if ((message.flags & MessageFlag.Ephemeral) === 0) {
-      this.gateway?.dispatch('MESSAGE_DELETE', { id: message.id, channel_id: message.channelId, guild_id: message.guildId },
-        { guildId: message.guildId ?? undefined, intent: Intent.GuildMessages });
+      this.gateway?.dispatch('MESSAGE_DELETE', {
+        id: message.id, channel_id: message.channelId, ...(message.guildId ? { guild_id: message.guildId } : {}),
+      }, { guildId: message.guildId ?? undefined, intent: message.guildId ? Intent.GuildMessages : Intent.DirectMessages });
     }
     this.emit({ kind: 'message', action: 'delete', message });
   }
 
-  /** Message JSON as the REST API returns it to this app. */
+  /** Message JSON as the REST API returns it to this app (attachment URLs freshly signed). */
   messageOut(m: FakeMessage): Json {
     const hide = !this.settings.messageContentEnabled && !this.botCanRead(m);
-    return messageJSON(this.world, m, { applicationId: this.settings.applicationId, interactions: this.interactions, hideContent: hide });
+    return messageJSON(this.world, m, { applicationId: this.settings.applicationId, interactions: this.interactions, hideContent: hide, cdn: this.cdn });
   }
 
   /** Without Message Content, the bot still reads its own messages and those that mention it. */
@@ -256,21 +218,27 @@ export class FakeCore {
     return m.authorId === this.botId || m.pings.users.includes(this.botId) || m.guildId === null;
   }
 
+  /** Guild messages need GUILD_MESSAGES, DMs DIRECT_MESSAGES (gateway.mdx, List of Intents). */
   dispatchMessage(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', m: FakeMessage): void {
-    const view = { applicationId: this.settings.applicationId, interactions: this.interactions, withMember: true };
+    const view = { applicationId: this.settings.applicationId, interactions: this.interactions, withMember: true, cdn: this.cdn };
     this.gateway?.dispatch(t, (s: GatewaySession) => messageJSON(this.world, m, {
       ...view, hideContent: (s.intents & Intent.MessageContent) === 0 && !this.botCanRead(m),
-    }), { guildId: m.guildId ?? undefined, intent: Intent.GuildMessages });
+    }), { guildId: m.guildId ?? undefined, intent: m.guildId ? Intent.GuildMessages : Intent.DirectMessages });
   }
 
-  dispatchThread(t: 'THREAD_CREATE' | 'THREAD_UPDATE', channel: FakeChannel, extra: Json = {}): void {
-    this.gateway?.dispatch(t, { ...channelJSON(this.world, channel), ...extra }, { guildId: channel.guildId, intent: Intent.Guilds });
-    this.emit({ kind: 'thread', action: t === 'THREAD_CREATE' ? 'create' : 'update', channel });
+  dispatchThread(t: 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE', channel: FakeChannel, extra: Json = {}): void {
+    // THREAD_DELETE carries only id, guild_id, parent_id and type (gateway-events.mdx, Thread Delete).
+    const d = t === 'THREAD_DELETE'
+      ? { id: channel.id, guild_id: channel.guildId, parent_id: channel.parentId, type: channel.type }
+      : { ...channelJSON(this.world, channel), ...extra };
+    this.gateway?.dispatch(t, d, { guildId: channel.guildId ?? undefined, intent: Intent.Guilds });
+    const action = t === 'THREAD_CREATE' ? 'create' : t === 'THREAD_UPDATE' ? 'update' : 'delete';
+    this.emit({ kind: 'thread', action, channel });
   }
 
   dispatchChannelUpdate(channel: FakeChannel): void {
     if (channel.thread) return this.dispatchThread('THREAD_UPDATE', channel);
-    this.gateway?.dispatch('CHANNEL_UPDATE', channelJSON(this.world, channel), { guildId: channel.guildId, intent: Intent.Guilds });
+    this.gateway?.dispatch('CHANNEL_UPDATE', channelJSON(this.world, channel), { guildId: channel.guildId ?? undefined, intent: Intent.Guilds });
   }
 
   /** A readable picture of the fake's state, for timeout errors. */

@@ -9,19 +9,14 @@ import { WebSocketServer } from 'ws';
 import { FakeCore } from './core.js';
 import { Gateway } from './gateway.js';
 import { RestRouter } from './http.js';
+import { ActingUsers } from './acting.js';
 import { bits, type PermissionInput } from './permissions.js';
-import type { FakeCommand, FakeInteraction, FakeMessage } from './records.js';
 import { channelRoutes } from './routes/channels.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { metaRoutes } from './routes/meta.js';
 import { SnowflakeCounter } from './snowflake.js';
-import {
-  type AutocompleteInput, type ComponentInput, dispatchInteraction, normalizeOptions, resolvedFor,
-  type SlashCommandInput, userMessage, type UserMessageInput,
-} from './user-actions.js';
 import { sendMemberChunks, sendReady } from './ready.js';
-import { RecordedState } from './recorded-state.js';
 import { FakeWorld } from './world.js';
 
 export interface FakeDiscordOptions {
@@ -52,6 +47,10 @@ export interface FakeDiscordOptions {
   /** Create the default guild, channels and users. Default true. */
   defaultWorld?: boolean;
   attachmentSizeLimit?: number;
+  /** How long a signed attachment URL stays valid (Discord does not document it). Default 24 hours. */
+  attachmentUrlLifetimeMs?: number;
+  /** Wall clock for signed attachment URLs (`ex`/`is`), so a test can let them expire. Default Date.now. */
+  now?: () => number;
   /** Where unknown routes and internal errors are reported. Default console.warn. */
   log?: (line: string) => void;
   /** Timestamp encoded in the first snowflake. */
@@ -75,7 +74,7 @@ export interface FakeDefaults {
   otherUserId: string;
 }
 
-export class FakeDiscord extends RecordedState {
+export class FakeDiscord extends ActingUsers {
   readonly token: string;
   readonly botId: string;
   readonly applicationId: string;
@@ -104,6 +103,8 @@ export class FakeDiscord extends RecordedState {
       echoBotMessages: options.echoBotMessages ?? true,
       messageContentEnabled: privileged.messageContent,
       attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
+      attachmentUrlLifetimeMs: options.attachmentUrlLifetimeMs ?? 24 * 60 * 60_000,
+      now: options.now ?? Date.now,
       log: options.log ?? ((line) => console.warn(line)),
     });
     super(core, {
@@ -139,6 +140,14 @@ export class FakeDiscord extends RecordedState {
     return `ws://127.0.0.1:${this.#port}`;
   }
 
+  /**
+   * This fake's stand-in for `https://cdn.discordapp.com`: attachment URLs are `${cdnUrl}/attachments/…`
+   * with Discord's signed query. Tell the bot this is "Discord's CDN" in tests.
+   */
+  get cdnUrl(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
   /** Spread into `new Client({...})`: points the REST client (and thus gateway discovery) here. */
   clientOptions(): { rest: { api: string } } {
     return { rest: { api: this.apiUrl } };
@@ -168,6 +177,7 @@ export class FakeDiscord extends RecordedState {
     this.#wss = wss;
     this.#port = (server.address() as AddressInfo).port;
     core.baseUrl = `http://127.0.0.1:${this.#port}`;
+    core.cdn.base = this.cdnUrl;
   }
 
   /**
@@ -191,81 +201,22 @@ export class FakeDiscord extends RecordedState {
     }
   }
 
-  // ---- acting as users -------------------------------------------------------------------------
-
-  /** A user runs a chat-input slash command; returns the interaction record (id, token, callbacks…). */
-  sendSlashCommand(input: SlashCommandInput): FakeInteraction {
-    const channel = this.core.channel(input.channelId ?? this.defaults.channelId);
-    const options = normalizeOptions(input.options);
-    const command = this.#commandFor(input.name, channel.guildId);
-    const resolved = resolvedFor(this.core, channel.guildId, options);
-    return dispatchInteraction(this.core, {
-      type: 2, commandName: input.name, customId: null, options, messageId: null,
-      data: {
-        id: command?.id ?? this.core.world.nextId(), name: input.name, type: 1, options,
-        ...(command?.guildId ? { guild_id: command.guildId } : {}), ...(resolved ? { resolved } : {}),
-      },
-    }, this.#base(input));
-  }
-
-  /** A user types in an autocomplete option. */
-  sendAutocomplete(input: AutocompleteInput): FakeInteraction {
-    const channel = this.core.channel(input.channelId ?? this.defaults.channelId);
-    const options = normalizeOptions(input.options, input.focused);
-    const command = this.#commandFor(input.name, channel.guildId);
-    return dispatchInteraction(this.core, {
-      type: 4, commandName: input.name, customId: null, options, messageId: null,
-      data: { id: command?.id ?? this.core.world.nextId(), name: input.name, type: 1, options },
-    }, this.#base(input));
-  }
-
-  /** A user clicks a button (or picks from a select menu with `values`) on a message. */
-  clickButton(input: ComponentInput): FakeInteraction {
-    const message = this.core.world.messages.get(input.messageId);
-    if (!message) throw new Error(`fake-discord: no message ${input.messageId}`);
-    const componentType = input.componentType ?? (input.values ? 3 : 2);
-    return dispatchInteraction(this.core, {
-      type: 3, commandName: null, customId: input.customId, options: [], messageId: message.id,
-      data: { custom_id: input.customId, component_type: componentType, ...(input.values ? { values: input.values } : {}) },
-    }, this.#base({ ...input, channelId: input.channelId ?? message.channelId }));
-  }
-
-  /** A user posts a message; the bot gets MESSAGE_CREATE (content hidden without the Message Content intent unless it is mentioned). */
-  sendMessage(input: UserMessageInput): FakeMessage {
-    return userMessage(this.core, {
-      ...input, channelId: input.channelId ?? this.defaults.channelId, userId: input.userId ?? this.defaults.userId,
-    });
-  }
+  // ---- gateway ----------------------------------------------------------------------------------
 
   /** Drops the gateway connections with a resumable close code (default 4000); discord.js resumes and gets the missed events replayed. */
   dropConnections(code = 4000): void {
     this.core.gateway?.disconnect(code);
   }
 
-  /** Sends any dispatch event to the bot (escape hatch for events the fake does not model). */
+  /** Sends any dispatch event to the bot (escape hatch for events the fake does not model); no `guildId` means shard 0. */
   dispatch(t: string, d: unknown, scope: { guildId?: string; intent?: number } = {}): number {
     return this.core.gateway?.dispatch(t, d, scope) ?? 0;
   }
 
   // ---- internals -------------------------------------------------------------------------------
 
-  #base(input: { channelId?: string; userId?: string; locale?: string }) {
-    return { ...input, defaultChannelId: this.defaults.channelId, defaultUserId: this.defaults.userId };
-  }
-
-  #commandFor(name: string, guildId: string): FakeCommand | undefined {
-    return [...this.core.commands.values()].find((c) => c.name === name && c.type === 1 && (c.guildId === null || c.guildId === guildId));
-  }
-
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const file = /^\/attachments\/\d+\/(\d+)\//.exec(path);
-    if (file) {
-      const attachment = [...this.core.world.messages.values()].flatMap((m) => m.attachments).find((a) => a.id === file[1]);
-      res.writeHead(attachment ? 200 : 404, { 'content-type': attachment?.contentType ?? 'application/octet-stream' });
-      res.end(attachment?.data);
-      return;
-    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && this.core.cdn.handle(req, res)) return;
     await this.#router?.handle(req, res);
   }
 }

@@ -59,13 +59,18 @@ export class Gateway {
     return [...this.sessions.values()].filter((s) => s.socket?.readyState === WebSocket.OPEN);
   }
 
-  /** Dispatch to every session that should get the event; returns how many got it. */
+  /**
+   * Dispatch to every session that should get the event; returns how many got it. A guild's events go
+   * to its shard; "Gateway events that do not contain a guild_id will only be sent to the first shard"
+   * (gateway.mdx, Sharding), so no `guildId` means shard 0.
+   */
   dispatch(t: string, payload: Payload, scope: { guildId?: string; intent?: number } = {}): number {
     let sent = 0;
     for (const session of this.sessions.values()) {
       if (!session.resumable) continue;
       if (scope.intent !== undefined && (session.intents & scope.intent) === 0) continue;
-      if (scope.guildId !== undefined && shardOf(scope.guildId, session.shard[1]) !== session.shard[0]) continue;
+      const shard = scope.guildId === undefined ? 0 : shardOf(scope.guildId, session.shard[1]);
+      if (shard !== session.shard[0]) continue;
       const d = typeof payload === 'function' ? (payload as (s: GatewaySession) => unknown)(session) : payload;
       if (d === undefined) continue;
       this.sendTo(session, t, d);

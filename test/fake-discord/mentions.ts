@@ -1,8 +1,13 @@
 /**
  * Who a message actually pings, by Discord's rules: mentions in the content, filtered by
- * `allowed_mentions` (absent = parse everything), by role mentionability and by Mention Everyone.
+ * `allowed_mentions`, by role mentionability and by Mention Everyone. Without `allowed_mentions` a
+ * regular message parses every type, but interaction responses, follow-ups and webhooks parse only
+ * users (docs/resources/message.mdx, Allowed Mentions Reference; discord-api-docs PR #7629).
  */
 import type { Pings } from './records.js';
+
+/** `message`: a channel message (or a user's); `webhook`: an interaction response, follow-up or webhook. */
+export type MentionSource = 'message' | 'webhook';
 
 export interface MentionRules {
   /** The author may ping @everyone/@here and any role. */
@@ -11,6 +16,7 @@ export interface MentionRules {
   userExists: (userId: string) => boolean;
   /** Author of the message replied to, if any. */
   repliedUserId?: string | null;
+  source: MentionSource;
 }
 
 interface AllowedMentions {
@@ -29,7 +35,8 @@ export function mentionedIds(content: string): { users: string[]; roles: string[
 export function resolvePings(content: string, allowed: unknown, rules: MentionRules): Pings {
   const found = mentionedIds(content);
   const a = (allowed && typeof allowed === 'object' ? allowed : undefined) as AllowedMentions | undefined;
-  const parse = a ? (Array.isArray(a.parse) ? a.parse.map(String) : []) : ['users', 'roles', 'everyone'];
+  const defaults = rules.source === 'webhook' ? ['users'] : ['users', 'roles', 'everyone'];
+  const parse = a ? (Array.isArray(a.parse) ? a.parse.map(String) : []) : defaults;
   const allowUsers = new Set(a && Array.isArray(a.users) ? a.users.map(String) : []);
   const allowRoles = new Set(a && Array.isArray(a.roles) ? a.roles.map(String) : []);
   const users = found.users.filter((id) => rules.userExists(id) && (parse.includes('users') || allowUsers.has(id)));

@@ -56,6 +56,16 @@ export const DEFAULT_BOT_PERMISSIONS = bits([
   'AttachFiles', 'ReadMessageHistory', 'MentionEveryone', 'AddReactions', 'UseExternalEmojis',
 ]);
 
+/**
+ * What the bot may do in a DM with a user. The docs list ATTACH_FILES, EMBED_LINKS, MENTION_EVERYONE and
+ * USE_EXTERNAL_EMOJIS in `app_permissions` for DMs with the bot (interactions/receiving-and-responding.mdx,
+ * Interaction Structure, note ***); reading, sending and reacting are implied by the DM itself.
+ */
+export const DM_PERMISSIONS = bits([
+  'ViewChannel', 'SendMessages', 'ReadMessageHistory', 'AttachFiles', 'EmbedLinks', 'MentionEveryone',
+  'UseExternalEmojis', 'AddReactions',
+]);
+
 export function bits(input: PermissionInput): bigint {
   if (typeof input === 'bigint') return input;
   return input.reduce((acc, name) => acc | Permission[name], 0n);

@@ -6,11 +6,9 @@ import type { WaitOptions } from './events.js';
 import type {
   CallbackRecord, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, RateLimitHit, RestCall,
 } from './records.js';
-import { WorldAdmin } from './world-admin.js';
+import { ServerAdmin } from './server-admin.js';
 
-export class RecordedState extends WorldAdmin {
-
-
+export class RecordedState extends ServerAdmin {
   /** Messages in a channel or thread, oldest first; deleted ones only when asked. */
   messagesIn(channelId: string, options: { includeDeleted?: boolean } = {}): FakeMessage[] {
     return this.core.world.messagesIn(channelId).filter((m) => options.includeDeleted || !m.deleted);
@@ -67,7 +65,22 @@ export class RecordedState extends WorldAdmin {
   }
 
   get rateLimitHits(): readonly RateLimitHit[] {
-    return this.core.rateLimitHits;
+    return this.core.rateLimiter.hits;
+  }
+
+  /** performance.now() of every typing indicator the bot sent in a channel (POST /channels/:id/typing). */
+  typingIn(channelId: string): number[] {
+    return this.core.events.events.flatMap((e) => (e.kind === 'typing' && e.channelId === channelId ? [e.at] : []));
+  }
+
+  /**
+   * performance.now() of a message's creation followed by each of its edits, to measure how fast the
+   * bot edits one message (e.g. a streamed answer).
+   */
+  editTimestamps(messageId: string): number[] {
+    const m = this.core.world.messages.get(messageId);
+    if (!m) throw new Error(`fake-discord: no message ${messageId}`);
+    return [m.createdAtMs, ...m.edits.map((e) => e.atMs)];
   }
 
   /** Registered application commands; `null` for global ones, a guild id for that guild's. */

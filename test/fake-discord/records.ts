@@ -3,9 +3,14 @@
  * Ids are snowflake strings; permission sets are bigints (the API sends them as decimal strings).
  */
 
+import type { CallbackRecord, FakeInteraction } from './interaction-records.js';
+
+export type { CallbackRecord, CommandPermission, FakeCommand, FakeInteraction } from './interaction-records.js';
+
 /** Discord channel type numbers the fake understands. */
 export const ChannelKind = {
   GuildText: 0,
+  DM: 1,
   GuildCategory: 4,
   GuildAnnouncement: 5,
   AnnouncementThread: 10,
@@ -75,7 +80,8 @@ export interface FakeThreadMeta {
 
 export interface FakeChannel {
   id: string;
-  guildId: string;
+  /** Null for DM channels. */
+  guildId: string | null;
   type: number;
   name: string;
   parentId: string | null;
@@ -87,6 +93,10 @@ export interface FakeChannel {
   messageCount: number;
   /** Present for threads only. */
   thread: FakeThreadMeta | null;
+  /** For DM channels: the user on the other side of the bot. */
+  recipientId?: string;
+  /** Set when a moderator deleted the channel (THREAD_DELETE / CHANNEL_DELETE sent); the API then answers 10003. */
+  deleted?: boolean;
 }
 
 export interface FakeAttachment {
@@ -97,12 +107,20 @@ export interface FakeAttachment {
   description: string | null;
   /** The uploaded bytes; also served at `url`. */
   data: Buffer;
+  /** The CDN path, `/attachments/<channel>/<id>/<name>`; every payload signs it afresh. */
+  path: string;
+  /** A signed URL as issued at upload (payloads carry freshly signed ones). */
   url: string;
+  /** Ephemeral uploads (slash-command attachment options) belong to no message. */
+  ephemeral?: boolean;
 }
 
 /** A previous version of an edited message. */
 export interface MessageVersion {
+  /** Date.now() of the edit that replaced this version. */
   at: number;
+  /** performance.now() of that edit, for measuring edit rates. */
+  atMs: number;
   content: string;
   embeds: unknown[];
   components: unknown[];
@@ -147,46 +165,8 @@ export interface FakeMessage {
   threadId: string | null;
   /** Emoji the bot reacted with. */
   reactions: string[];
-}
-
-/** One POST to /interactions/:id/:token/callback, accepted or not. */
-export interface CallbackRecord {
-  type: number;
-  data: unknown;
-  /** performance.now() when the request arrived. */
-  at: number;
-  /** Milliseconds from INTERACTION_CREATE leaving the fake to this callback arriving. */
-  latencyMs: number;
-  status: number;
-  errorCode: number | null;
-}
-
-export interface FakeInteraction {
-  id: string;
-  token: string;
-  /** 2 application command, 3 message component, 4 autocomplete. */
-  type: number;
-  commandName: string | null;
-  customId: string | null;
-  options: unknown[];
-  channelId: string;
-  guildId: string;
-  userId: string;
-  /** For components: the message the component is on. */
-  messageId: string | null;
-  /** performance.now() when the INTERACTION_CREATE frame was written. */
-  dispatchedAt: number;
-  acknowledged: boolean;
-  ackType: number | null;
-  ackLatencyMs: number | null;
-  /** Set when the acknowledgement deadline passed without a callback. */
-  expired: boolean;
-  ephemeral: boolean;
-  callbacks: CallbackRecord[];
-  originalMessageId: string | null;
-  followupIds: string[];
-  autocompleteChoices: unknown[] | null;
-  modal: unknown;
+  /** performance.now() when the message was created. */
+  createdAtMs: number;
 }
 
 export interface RestCall {
@@ -207,22 +187,12 @@ export interface RateLimitHit {
   enforced: boolean;
 }
 
-export interface FakeCommand {
-  id: string;
-  applicationId: string;
-  guildId: string | null;
-  name: string;
-  type: number;
-  description: string;
-  raw: Record<string, unknown>;
-}
-
 /** Everything observable that happens in the fake; `waitFor` matches on these. */
 export type FakeEvent =
   | { kind: 'message'; action: 'create' | 'update' | 'delete'; message: FakeMessage }
   | { kind: 'callback'; interaction: FakeInteraction; callback: CallbackRecord }
   | { kind: 'interaction'; action: 'dispatch' | 'expire'; interaction: FakeInteraction }
-  | { kind: 'thread'; action: 'create' | 'update'; channel: FakeChannel }
+  | { kind: 'thread'; action: 'create' | 'update' | 'delete'; channel: FakeChannel }
   | { kind: 'rest'; call: RestCall }
-  | { kind: 'typing'; channelId: string }
+  | { kind: 'typing'; channelId: string; at: number }
   | { kind: 'gateway'; action: 'identify' | 'ready' | 'resume' | 'close'; sessionId: string; detail?: unknown };

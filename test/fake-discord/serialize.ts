@@ -2,8 +2,10 @@
  * Records → Discord API v10 JSON, shaped like what the real API sends so discord.js builds its
  * structures from them without special cases.
  */
-import type {
-  FakeAttachment, FakeChannel, FakeGuild, FakeInteraction, FakeMember, FakeMessage, FakeRole, FakeUser,
+import type { FakeCdn } from './cdn.js';
+import {
+  ChannelKind, type FakeAttachment, type FakeChannel, type FakeGuild, type FakeInteraction, type FakeMember, type FakeMessage,
+  type FakeRole, type FakeUser,
 } from './records.js';
 import type { FakeWorld } from './world.js';
 
@@ -36,6 +38,13 @@ export function roleJSON(role: FakeRole): Json {
 }
 
 export function channelJSON(world: FakeWorld, channel: FakeChannel): Json {
+  if (channel.type === ChannelKind.DM) {
+    const user = channel.recipientId ? world.users.get(channel.recipientId) : undefined;
+    return {
+      id: channel.id, type: channel.type, last_message_id: channel.lastMessageId, flags: 0,
+      recipients: user ? [userJSON(user)] : [],
+    };
+  }
   const t = channel.thread;
   if (t) {
     return {
@@ -60,10 +69,15 @@ export function channelJSON(world: FakeWorld, channel: FakeChannel): Json {
   };
 }
 
-/** The GUILD_CREATE payload: the guild with its roles, members, channels and active threads. */
-export function guildCreateJSON(world: FakeWorld, guild: FakeGuild): Json {
-  const channels = [...world.channels.values()].filter((c) => c.guildId === guild.id);
+/**
+ * The GUILD_CREATE payload: the guild with its roles, channels, active threads and members. Without
+ * the GUILD_PRESENCES intent Discord sends only the connecting bot's member (and members in voice,
+ * which the fake has none of): gateway-events.mdx, Request Guild Members; discord-api-docs #3968.
+ */
+export function guildCreateJSON(world: FakeWorld, guild: FakeGuild, options: { allMembers: boolean } = { allMembers: true }): Json {
+  const channels = [...world.channels.values()].filter((c) => c.guildId === guild.id && !c.deleted);
   const members = world.membersOf(guild.id);
+  const sent = options.allMembers ? members : members.filter((m) => m.userId === world.botId);
   return {
     id: guild.id, name: guild.name, icon: null, splash: null, discovery_splash: null, banner: null,
     owner_id: guild.ownerId, afk_channel_id: null, afk_timeout: 300, verification_level: 0,
@@ -76,7 +90,7 @@ export function guildCreateJSON(world: FakeWorld, guild: FakeGuild): Json {
     joined_at: world.member(guild.id, world.botId)?.joinedAt ?? new Date().toISOString(),
     large: false, unavailable: false, member_count: members.length, lazy: true,
     roles: [...world.roles.values()].filter((r) => r.guildId === guild.id).map(roleJSON),
-    members: members.map((m) => memberJSON(world, m)),
+    members: sent.map((m) => memberJSON(world, m)),
     channels: channels.filter((c) => !c.thread).map((c) => channelJSON(world, c)),
     threads: channels.filter((c) => c.thread && !c.thread.archived).map((c) => channelJSON(world, c)),
     emojis: [], stickers: [], presences: [], voice_states: [], stage_instances: [],
@@ -84,11 +98,14 @@ export function guildCreateJSON(world: FakeWorld, guild: FakeGuild): Json {
   };
 }
 
-export function attachmentJSON(a: FakeAttachment): Json {
+/** An attachment object; with a CDN, its URL is signed afresh as Discord does in every payload. */
+export function attachmentJSON(a: FakeAttachment, cdn?: FakeCdn): Json {
+  const url = cdn ? cdn.sign(a.path) : a.url;
   return {
-    id: a.id, filename: a.filename, size: a.size, url: a.url, proxy_url: a.url,
+    id: a.id, filename: a.filename, size: a.size, url, proxy_url: url,
     ...(a.contentType ? { content_type: a.contentType } : {}),
     ...(a.description ? { description: a.description } : {}),
+    ...(a.ephemeral ? { ephemeral: true } : {}),
   };
 }
 
@@ -100,6 +117,8 @@ export interface MessageView {
   withMember?: boolean;
   /** Lets messages sent through an interaction carry `interaction_metadata`. */
   interactions?: ReadonlyMap<string, FakeInteraction>;
+  /** Signs attachment URLs afresh. */
+  cdn?: FakeCdn;
 }
 
 export function messageJSON(world: FakeWorld, m: FakeMessage, view: MessageView): Json {
@@ -124,7 +143,7 @@ export function messageJSON(world: FakeWorld, m: FakeMessage, view: MessageView)
       return u ? [{ ...userJSON(u), ...(mm ? { member: memberJSON(world, mm, false) } : {}) }] : [];
     }),
     mention_roles: [...m.pings.roles],
-    attachments: hide ? [] : m.attachments.map(attachmentJSON),
+    attachments: hide ? [] : m.attachments.map((a) => attachmentJSON(a, view.cdn)),
     embeds: hide ? [] : m.embeds, components: hide ? [] : m.components,
     pinned: false, type: m.type, flags: m.flags,
     ...(m.reactions.length ? { reactions: reactionsJSON(m.reactions) } : {}),
@@ -147,8 +166,8 @@ function interactionMeta(world: FakeWorld, m: FakeMessage, i: FakeInteraction): 
   const userJson = user ? userJSON(user) : { id: i.userId };
   return {
     interaction_metadata: {
-      id: i.id, type: i.type, user: userJson, authorizing_integration_owners: { '0': i.guildId },
-      ...(i.commandName && i.type === 2 ? { name: i.commandName, command_type: 1 } : {}),
+      id: i.id, type: i.type, user: userJson, authorizing_integration_owners: { '0': i.guildId ?? '0' },
+      ...(i.commandName && i.type === 2 ? { name: i.commandName, command_type: i.commandType ?? 1 } : {}),
       ...(m.source === 'followup' && i.originalMessageId ? { original_response_message_id: i.originalMessageId } : {}),
       ...(i.messageId ? { interacted_message_id: i.messageId } : {}),
     },

@@ -4,7 +4,7 @@
  * announced over the gateway the way Discord announces them.
  */
 import type { FakeCore } from './core.js';
-import { Intent } from './gateway.js';
+import { type GatewaySession, Intent } from './gateway.js';
 import { bits, type PermissionInput } from './permissions.js';
 import { ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeRole, type FakeUser } from './records.js';
 import { channelJSON, guildCreateJSON, memberJSON, roleJSON } from './serialize.js';
@@ -37,7 +37,9 @@ export class WorldAdmin {
   addGuild(init: { name: string; ownerId?: string }): FakeGuild {
     const ownerId = init.ownerId ?? this.addUser({ username: `${init.name}-owner` }).id;
     const guild = this.core.world.addGuild({ name: init.name, ownerId, ...this.guildPermissions });
-    this.core.gateway?.dispatch('GUILD_CREATE', () => guildCreateJSON(this.core.world, guild), { guildId: guild.id, intent: Intent.Guilds });
+    this.core.gateway?.dispatch('GUILD_CREATE', (s: GatewaySession) => guildCreateJSON(this.core.world, guild, {
+      allMembers: (s.intents & Intent.GuildPresences) !== 0,
+    }), { guildId: guild.id, intent: Intent.Guilds });
     return guild;
   }
 
@@ -68,6 +70,7 @@ export class WorldAdmin {
 
   addChannel(init: { guildId?: string; name: string; type?: number; parentId?: string | null; topic?: string }): FakeChannel {
     const guildId = init.guildId ?? this.defaultGuildId();
+    if (!this.core.world.guilds.has(guildId)) throw new Error(`fake-discord: no guild ${guildId}`);
     const channel = this.core.world.addChannel(guildId, init);
     this.core.gateway?.dispatch('CHANNEL_CREATE', channelJSON(this.core.world, channel), { guildId, intent: Intent.Guilds });
     return channel;
@@ -76,7 +79,8 @@ export class WorldAdmin {
   /** A thread someone else made (THREAD_CREATE if connected). Owner defaults to the default user. */
   addThread(init: { parentId?: string; name: string; ownerId?: string; archived?: boolean; locked?: boolean; type?: number }): FakeChannel {
     const parent = this.core.channel(init.parentId ?? this.defaultChannelId());
-    const thread = this.core.world.addThread(parent, {
+    if (parent.guildId === null) throw new Error('fake-discord: threads live in server channels, not DMs');
+    const thread = this.core.world.addThread(parent as FakeChannel & { guildId: string }, {
       name: init.name, type: init.type ?? ChannelKind.PublicThread, ownerId: init.ownerId ?? this.defaultUserId(),
       archived: init.archived, locked: init.locked,
     });
@@ -104,6 +108,7 @@ export class WorldAdmin {
    */
   setPermissions(change: PermissionChange): FakeChannel {
     const channel = this.core.channel(change.channelId);
+    if (channel.guildId === null) throw new Error('fake-discord: DM channels have no permission overwrites');
     const target = change.target ?? 'bot';
     const id = target === 'bot' ? this.core.botId : target === 'everyone' ? channel.guildId : target;
     const type: 0 | 1 = this.core.world.roles.has(id) ? 0 : 1;
@@ -137,7 +142,7 @@ export class WorldAdmin {
     };
   }
 
-  private defaultGuildId(): string {
+  protected defaultGuildId(): string {
     const first = this.core.world.guilds.keys().next();
     if (first.done) throw new Error('fake-discord: no guild; pass guildId or add one');
     return first.value;

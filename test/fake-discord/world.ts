@@ -3,7 +3,7 @@
  * small builders. Nothing here talks to the network; the gateway and REST layers read and change it.
  */
 import {
-  channelPermissions, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, type PermissionWorld,
+  channelPermissions, DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, DM_PERMISSIONS, type PermissionWorld,
 } from './permissions.js';
 import {
   ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeMessage, type FakeRole, type FakeUser,
@@ -110,7 +110,7 @@ export class FakeWorld {
     return channel;
   }
 
-  addThread(parent: FakeChannel, init: NewThread): FakeChannel {
+  addThread(parent: FakeChannel & { guildId: string }, init: NewThread): FakeChannel {
     const now = new Date().toISOString();
     const ownerId = init.ownerId ?? this.botId;
     const thread: FakeChannel = {
@@ -127,6 +127,23 @@ export class FakeWorld {
     return thread;
   }
 
+  /** The DM channel between the bot and a user, created on first use like Create DM does. */
+  dmChannel(userId: string): FakeChannel {
+    const existing = [...this.channels.values()].find((c) => c.type === ChannelKind.DM && c.recipientId === userId);
+    if (existing) return existing;
+    const channel: FakeChannel = {
+      id: this.nextId(), guildId: null, type: ChannelKind.DM, name: '', parentId: null, position: 0, topic: null,
+      overwrites: [], rateLimitPerUser: 0, lastMessageId: null, messageCount: 0, thread: null, recipientId: userId,
+    };
+    this.channels.set(channel.id, channel);
+    return channel;
+  }
+
+  /** Guilds the user shares with the bot (global commands reach a user's DMs only then). */
+  mutualGuilds(userId: string): string[] {
+    return [...this.guilds.keys()].filter((id) => this.member(id, userId) !== undefined);
+  }
+
   /** The channel whose overwrites govern `channel`: the parent for threads. */
   permissionChannel(channel: FakeChannel): FakeChannel {
     return channel.thread && channel.parentId ? (this.channels.get(channel.parentId) ?? channel) : channel;
@@ -135,7 +152,8 @@ export class FakeWorld {
   /** A user's computed permissions in a channel (threads use their parent's overwrites). */
   permissionsIn(channelId: string, userId: string): bigint {
     const channel = this.channels.get(channelId);
-    const guild = channel && this.guilds.get(channel.guildId);
+    if (channel?.type === ChannelKind.DM) return userId === this.botId || userId === channel.recipientId ? DM_PERMISSIONS : 0n;
+    const guild = channel?.guildId ? this.guilds.get(channel.guildId) : undefined;
     if (!channel || !guild) return 0n;
     const world: PermissionWorld = {
       guild, member: this.member(guild.id, userId), roles: (id) => this.roles.get(id),

@@ -4,6 +4,7 @@
  * message (the thread takes the message's id), Create Public Threads to start one, Manage Threads to
  * lock, only the owner or a moderator may rename or archive.
  */
+import { performance } from 'node:perf_hooks';
 import { errors, FormErrors } from '../api-error.js';
 import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
@@ -31,7 +32,7 @@ export function channelRoutes(core: FakeCore): RouteDef[] {
       : Number(body.type ?? ChannelKind.PrivateThread);
     const needed = type === ChannelKind.PrivateThread ? Permission.CreatePrivateThreads : Permission.CreatePublicThreads;
     core.requireBotPermissions(parent, needed | (starterMessageId ? Permission.ReadMessageHistory : 0n));
-    const thread = core.world.addThread(parent, {
+    const thread = core.world.addThread(parent as FakeChannel & { guildId: string }, {
       name: body.name as string, type, ownerId: core.botId, starterMessageId,
       autoArchiveDuration: Number(body.auto_archive_duration ?? 4320),
     });
@@ -86,7 +87,8 @@ export function channelRoutes(core: FakeCore): RouteDef[] {
       handle: ({ params }) => {
         const channel = core.channel(params.channelId!);
         core.requireBotPermissions(channel, channel.thread ? Permission.SendMessagesInThreads : Permission.SendMessages);
-        core.emit({ kind: 'typing', channelId: channel.id });
+        // Recorded with a timestamp so tests can check how often the bot shows "typing…".
+        core.emit({ kind: 'typing', channelId: channel.id, at: performance.now() });
         return noContent();
       },
     },

@@ -44,7 +44,7 @@ export function interactionRoutes(core: FakeCore): RouteDef[] {
       method: 'PATCH', pattern: '/webhooks/:applicationId/:token/messages/:messageId', auth: false,
       handle: ({ params, body, files }) => {
         const m = target(byToken(params.applicationId!, params.token!), params.messageId!);
-        return json(core.messageOut(core.edit(m, body, files)));
+        return json(core.messageOut(core.edit(m, body, { files, via: 'webhook' })));
       },
     },
     {
@@ -61,7 +61,7 @@ export function interactionRoutes(core: FakeCore): RouteDef[] {
         const original = i.originalMessageId ? core.world.messages.get(i.originalMessageId) : undefined;
         // After a deferred reply, the first follow-up replaces the "thinking…" message.
         const m = original && !original.deleted && (original.flags & MessageFlag.Loading) !== 0
-          ? core.edit(original, body, files)
+          ? core.edit(original, body, { files, via: 'webhook' })
           : followup(core, i, body, files);
         return query.get('wait') === 'true' ? json(core.messageOut(m)) : noContent();
       },
@@ -88,15 +88,19 @@ async function callback(core: FakeCore, ctx: RequestContext): Promise<Reply> {
   try {
     if (!i || i.token !== ctx.params.token || i.expired) throw errors.unknownInteraction();
     if (i.acknowledged) throw errors.alreadyAcknowledged();
-    if (!(ALLOWED[i.type] ?? []).includes(type)) {
+    // Updating a message is only for interactions that came from one (a component, or a modal opened by one).
+    const allowed = (ALLOWED[i.type] ?? []).filter((t) => i.messageId !== null || (t !== Callback.DeferUpdate && t !== Callback.Update));
+    if (!allowed.includes(type)) {
       const errs = new FormErrors();
-      errs.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', `Value must be one of ${JSON.stringify(ALLOWED[i.type] ?? [])}.`);
+      errs.add(['type'], 'INTERACTION_RESPONSE_TYPE_INVALID', `Value must be one of ${JSON.stringify(allowed)}.`);
       errs.throwIfAny();
     }
+    if (type === Callback.Modal) validateModal(data);
     const message = respond(core, i, type, data, ctx.files);
     i.acknowledged = true;
     i.ackType = type;
     i.ackLatencyMs = record.latencyMs;
+    i.ackedAt = at;
     record.status = ctx.query.get('with_response') === 'true' ? 200 : 204;
     return record.status === 200 ? json(withResponse(core, i, type, message)) : noContent();
   } catch (error) {
@@ -142,7 +146,7 @@ function respond(core: FakeCore, i: FakeInteraction, type: number, data: Json, f
     case Callback.Update: {
       i.originalMessageId = i.messageId;
       const m = core.message(i.channelId, i.messageId ?? '');
-      return core.edit(m, data, files, ['data']);
+      return core.edit(m, data, { files, errorPath: ['data'], via: 'webhook' });
     }
     case Callback.Autocomplete:
       i.autocompleteChoices = validateChoices(data.choices);
@@ -151,6 +155,18 @@ function respond(core: FakeCore, i: FakeInteraction, type: number, data: Json, f
       i.modal = data;
       return null;
   }
+}
+
+/** receiving-and-responding.mdx, Modal: custom_id up to 100, title up to 45, 1 to 5 components. */
+function validateModal(data: Json): void {
+  const errs = new FormErrors();
+  const id = typeof data.custom_id === 'string' ? charLength(data.custom_id) : 0;
+  if (id < 1 || id > 100) errs.add(['data', 'custom_id'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  const title = typeof data.title === 'string' ? charLength(data.title) : 0;
+  if (title < 1 || title > 45) errs.add(['data', 'title'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 45 in length.');
+  const components = Array.isArray(data.components) ? data.components : [];
+  if (components.length < 1 || components.length > 5) errs.add(['data', 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+  errs.throwIfAny();
 }
 
 function validateChoices(raw: unknown): unknown[] {

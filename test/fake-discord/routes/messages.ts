@@ -1,12 +1,21 @@
 /**
- * Channel messages: create (JSON or multipart with files), fetch, list, edit, delete, react.
- * Sending checks the bot's permissions, thread state and the per-channel rate-limit model.
+ * Channel messages: create (JSON or multipart with files), fetch, list, edit, delete, react, with the
+ * limitations of docs/resources/message.mdx: Send Messages (Send Messages in Threads) to post, Attach
+ * Files to upload, Read Message History to reply or read one message; a history read without Read
+ * Message History returns no messages rather than an error. Thread state follows docs/topics/threads.md.
  */
 import { errors } from '../api-error.js';
 import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
 import { Permission } from '../permissions.js';
-import type { FakeChannel } from '../records.js';
+import { ChannelKind, type FakeChannel } from '../records.js';
+
+type Json = Record<string, unknown>;
+
+const hasReply = (body: Json) => {
+  const ref = body.message_reference as Json | undefined;
+  return ref !== undefined && ref !== null && typeof ref === 'object' && ref.message_id !== undefined;
+};
 
 export function messageRoutes(core: FakeCore): RouteDef[] {
   const readable = (channel: FakeChannel) => core.requireBotPermissions(channel, Permission.ViewChannel | Permission.ReadMessageHistory);
@@ -15,20 +24,25 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
       method: 'POST', pattern: '/channels/:channelId/messages', auth: true,
       handle: ({ params, body, files }) => {
         const channel = core.channel(params.channelId!);
-        if (channel.type === 4) throw errors.wrongChannelType();
+        if (channel.type === ChannelKind.GuildCategory) throw errors.wrongChannelType();
         const send = channel.thread ? Permission.SendMessagesInThreads : Permission.SendMessages;
-        core.requireBotPermissions(channel, send | (files.length > 0 ? Permission.AttachFiles : 0n));
+        // message.mdx, Create Message limitations: replies need Read Message History; files need Attach Files.
+        const needed = send | (files.length > 0 ? Permission.AttachFiles : 0n) | (hasReply(body) ? Permission.ReadMessageHistory : 0n);
+        core.requireBotPermissions(channel, needed);
         core.prepareThreadForSend(channel);
-        core.checkRateLimit(channel.id);
+        const headers = core.rateLimiter.take(channel.id);
         const message = core.buildMessage({ channel, authorId: core.botId, body, files, source: 'channel' });
-        return json(core.messageOut(core.commit(message)));
+        return { ...json(core.messageOut(core.commit(message))), headers };
       },
     },
     {
       method: 'GET', pattern: '/channels/:channelId/messages', auth: true,
       handle: ({ params, query }) => {
         const channel = core.channel(params.channelId!);
-        readable(channel);
+        core.requireBotPermissions(channel, Permission.ViewChannel);
+        // "If the current user is missing the READ_MESSAGE_HISTORY permission in the channel, then no
+        // messages will be returned" (message.mdx, Get Channel Messages).
+        if (!core.botHas(channel, Permission.ReadMessageHistory)) return json([]);
         const limit = Math.min(Math.max(Number(query.get('limit') ?? 50) || 50, 1), 100);
         const before = query.get('before');
         const after = query.get('after');
@@ -53,8 +67,9 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
         const channel = core.channel(params.channelId!);
         const message = core.message(channel.id, params.messageId!);
         if (message.authorId !== core.botId) throw errors.cannotEditOthers();
-        if (channel.thread?.archived) throw errors.archivedThread();
-        return json(core.messageOut(core.edit(message, body, files)));
+        core.requireActiveThread(channel, 'edit');
+        if (files.length > 0) core.requireBotPermissions(channel, Permission.AttachFiles);
+        return json(core.messageOut(core.edit(message, body, { files, via: 'message' })));
       },
     },
     {
@@ -63,6 +78,9 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
         const channel = core.channel(params.channelId!);
         const message = core.message(channel.id, params.messageId!);
         if (message.authorId !== core.botId) core.requireBotPermissions(channel, Permission.ManageMessages);
+        // threads.md: deleting in a locked thread is only allowed while it is active.
+        const t = channel.thread;
+        if (t?.locked && t.archived && !core.botHas(channel, Permission.ManageThreads)) throw errors.archivedThread();
         core.remove(message);
         return noContent();
       },
@@ -73,6 +91,7 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
         const channel = core.channel(params.channelId!);
         const message = core.message(channel.id, params.messageId!);
         core.requireBotPermissions(channel, Permission.ReadMessageHistory | Permission.AddReactions);
+        core.requireActiveThread(channel, 'react');
         if (!message.reactions.includes(params.emoji!)) message.reactions.push(params.emoji!);
         return noContent();
       },
@@ -80,7 +99,9 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
     {
       method: 'DELETE', pattern: '/channels/:channelId/messages/:messageId/reactions/:emoji/@me', auth: true,
       handle: ({ params }) => {
-        const message = core.message(core.channel(params.channelId!).id, params.messageId!);
+        const channel = core.channel(params.channelId!);
+        const message = core.message(channel.id, params.messageId!);
+        core.requireActiveThread(channel, 'react');
         message.reactions = message.reactions.filter((e) => e !== params.emoji);
         return noContent();
       },

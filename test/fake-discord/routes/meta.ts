@@ -5,9 +5,8 @@
 import { errors, FormErrors } from '../api-error.js';
 import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
-import type { FakeCommand } from '../records.js';
+import { commandJSON, overwriteCommands, toCommand, validateCommand } from '../command-schema.js';
 import { channelJSON, guildCreateJSON, memberJSON, roleJSON, userJSON } from '../serialize.js';
-import { charLength } from '../validation.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,6 +50,16 @@ export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
         return json(userJSON(user));
       },
     },
+    {
+      // Create DM: a bot can open a DM only with a user it shares a server with.
+      method: 'POST', pattern: '/users/@me/channels', auth: true,
+      handle: ({ body }) => {
+        const userId = String(body.recipient_id ?? '');
+        if (!core.world.users.has(userId)) throw errors.unknownUser();
+        if (core.world.mutualGuilds(userId).length === 0) throw errors.cannotMessageUser();
+        return json(channelJSON(core.world, core.world.dmChannel(userId)));
+      },
+    },
     { method: 'GET', pattern: '/applications/@me', auth: true, handle: application },
     { method: 'GET', pattern: '/oauth2/applications/@me', auth: true, handle: application },
     {
@@ -84,31 +93,20 @@ export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
 
 function commandRoutes(core: FakeCore, app: (id: string) => void, guildId: (id: string) => string): RouteDef[] {
   const list = (gid: string | null) => [...core.commands.values()].filter((c) => c.guildId === gid);
-  const out = (c: FakeCommand) => ({
-    ...c.raw, id: c.id, application_id: c.applicationId, version: c.id, type: c.type, name: c.name,
-    description: c.description, default_member_permissions: c.raw.default_member_permissions ?? null,
-    nsfw: false, ...(c.guildId ? { guild_id: c.guildId } : { integration_types: [0], contexts: null }),
-  });
   const overwrite = (gid: string | null, body: unknown) => {
     if (!Array.isArray(body)) throw errors.invalidJson();
-    const errs = new FormErrors();
-    body.forEach((raw, i) => validateCommand(raw as Json, errs, [i]));
-    errs.throwIfAny();
-    const previous = list(gid);
-    for (const c of previous) core.commands.delete(c.id);
-    return body.map((raw) => {
-      const c = toCommand(core, raw as Json, gid, previous);
-      core.commands.set(c.id, c);
-      return out(c);
-    });
+    return overwriteCommands(core, gid, body as Json[]).map(commandJSON);
   };
+  // POST is an upsert: a command with the same name and type is replaced (application-commands.mdx).
   const create = (gid: string | null, body: Json) => {
     const errs = new FormErrors();
     validateCommand(body, errs, []);
     errs.throwIfAny();
-    const c = toCommand(core, body, gid, list(gid));
+    const previous = list(gid);
+    const c = toCommand(core, body, gid, previous);
+    const existed = core.commands.has(c.id);
     core.commands.set(c.id, c);
-    return json(out(c), 201);
+    return json(commandJSON(c), existed ? 200 : 201);
   };
   const remove = (id: string) => {
     if (!core.commands.delete(id)) throw errors.unknownCommand();
@@ -117,43 +115,12 @@ function commandRoutes(core: FakeCore, app: (id: string) => void, guildId: (id: 
   const g = '/applications/:applicationId/guilds/:guildId/commands';
   return [
     { method: 'PUT', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params, body }) => (app(params.applicationId!), json(overwrite(null, body))) },
-    { method: 'GET', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(null).map(out))) },
+    { method: 'GET', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(null).map(commandJSON))) },
     { method: 'POST', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params, body }) => (app(params.applicationId!), create(null, body)) },
     { method: 'DELETE', pattern: '/applications/:applicationId/commands/:commandId', auth: true, handle: ({ params }) => (app(params.applicationId!), remove(params.commandId!)) },
     { method: 'PUT', pattern: g, auth: true, handle: ({ params, body }) => (app(params.applicationId!), json(overwrite(guildId(params.guildId!), body))) },
-    { method: 'GET', pattern: g, auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(guildId(params.guildId!)).map(out))) },
+    { method: 'GET', pattern: g, auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(guildId(params.guildId!)).map(commandJSON))) },
     { method: 'POST', pattern: g, auth: true, handle: ({ params, body }) => (app(params.applicationId!), create(guildId(params.guildId!), body)) },
     { method: 'DELETE', pattern: `${g}/:commandId`, auth: true, handle: ({ params }) => (app(params.applicationId!), remove(params.commandId!)) },
   ];
-}
-
-function toCommand(core: FakeCore, raw: Json, guildId: string | null, previous: FakeCommand[]): FakeCommand {
-  const type = typeof raw.type === 'number' ? raw.type : 1;
-  const name = String(raw.name);
-  const same = previous.find((c) => c.name === name && c.type === type);
-  return {
-    id: same?.id ?? core.world.nextId(), applicationId: core.settings.applicationId, guildId, name, type,
-    description: typeof raw.description === 'string' ? raw.description : '', raw,
-  };
-}
-
-const NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
-
-function validateCommand(c: Json, errs: FormErrors, path: Array<string | number>): void {
-  const chatInput = c.type === undefined || c.type === 1;
-  const name = typeof c.name === 'string' ? c.name : '';
-  if (!NAME.test(name) || (chatInput && name !== name.toLowerCase())) {
-    errs.add([...path, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
-  }
-  const description = typeof c.description === 'string' ? charLength(c.description) : 0;
-  if (chatInput && (description < 1 || description > 100)) {
-    errs.add([...path, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-  }
-  const options = Array.isArray(c.options) ? (c.options as Json[]) : [];
-  if (options.length > 25) errs.add([...path, 'options'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
-  options.forEach((o, i) => {
-    if (typeof o.name !== 'string' || !NAME.test(o.name)) errs.add([...path, 'options', i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
-    const d = typeof o.description === 'string' ? charLength(o.description) : 0;
-    if (d < 1 || d > 100) errs.add([...path, 'options', i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
-  });
 }
