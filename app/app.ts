@@ -13,7 +13,7 @@ import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
 import { channelSettings, createToolPolicy, defaultChannelSettings, type RunScope } from '../src/policy/index.js';
-import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
+import { createStorage, ThreadQueue, tokenCounters, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides {
@@ -62,7 +62,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       allowedTools,
       channelSettings: settingsFor,
       historyTokenBudget: config.storage.historyTokenBudget,
-      tokenizerModel: config.model.model,
+      tokenCounter: tokenCounters()(config.model.model),
       stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
       logger,
       now,

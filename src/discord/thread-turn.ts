@@ -66,7 +66,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     budget: deps.historyTokenBudget,
     // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
     reserveForReply: Math.min(2000, Math.floor(deps.historyTokenBudget / 4)),
-    model: deps.tokenizerModel,
+    counter: deps.tokenCounter,
   });
 
   const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id });

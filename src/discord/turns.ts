@@ -14,7 +14,7 @@ import type { Engine } from '../agent/engine.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
-import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue } from '../state/index.js';
+import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type TokenCounter } from '../state/index.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
 import type { TurnTarget } from './turn-target.js';
@@ -29,8 +29,8 @@ export interface TurnDeps {
   channelSettings(scope: RunScope): Promise<ChannelSettings>;
   /** Tokens a thread's history may take in the model's context (HISTORY_TOKEN_BUDGET). */
   historyTokenBudget: number;
-  /** The model whose tokenizer counts the history. */
-  tokenizerModel: string;
+  /** Counts the history's tokens (its cache lasts across turns). */
+  tokenCounter: TokenCounter;
   /** Fewest milliseconds between edits of a step-log message. */
   stepLogIntervalMs: number;
   logger: Logger;

@@ -27,6 +27,6 @@ export {
 export { RECORD_VERSION, type Migrations } from './records.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export { trimHistory, type TrimOptions, type TrimResult } from './trim-history.js';
-export { TokenCounter, encodingForModel, tokenCounterFor, type EncodingName } from './token-counter.js';
+export { TokenCounter, encodingForModel, tokenCounters, type EncodingName } from './token-counter.js';
 export { sequenceProblem } from './message-sequence.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';

@@ -131,15 +131,19 @@ function fingerprintOf(message: ChatMessage): string {
   }
 }
 
-const shared = new Map<EncodingName, TokenCounter>();
-
-/** A counter shared by everything counting for the same encoding, so its cache is shared too. */
-export function tokenCounterFor(model: string): TokenCounter {
-  const encoding = encodingForModel(model);
-  let counter = shared.get(encoding);
-  if (!counter) {
-    counter = new TokenCounter(encoding);
-    shared.set(encoding, counter);
-  }
-  return counter;
+/**
+ * Token counters by model, each made on first use and kept by whoever owns this function (the
+ * composition root makes one for the process), so counts cached for a model are reused across turns.
+ */
+export function tokenCounters(): (model: string) => TokenCounter {
+  const byEncoding = new Map<EncodingName, TokenCounter>();
+  return (model) => {
+    const encoding = encodingForModel(model);
+    let counter = byEncoding.get(encoding);
+    if (!counter) {
+      counter = new TokenCounter(encoding);
+      byEncoding.set(encoding, counter);
+    }
+    return counter;
+  };
 }

@@ -8,7 +8,7 @@
  */
 import type { ChatMessage } from '../agent/types.js';
 import { repairSequence, splitTurns } from './message-sequence.js';
-import { MESSAGE_OVERHEAD, REPLY_PRIMING, tokenCounterFor, type TokenCounter } from './token-counter.js';
+import { encodingForModel, MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter } from './token-counter.js';
 
 /** How to trim: the budget, the reply's room, and the model that picks the tokenizer. */
 export interface TrimOptions {
@@ -16,11 +16,11 @@ export interface TrimOptions {
   budget: number;
   /** Tokens kept free for the model's reply. Default 0. */
   reserveForReply?: number;
-  /** The model name; it picks the tokenizer. */
-  model: string;
+  /** The model name; it picks the tokenizer when no `counter` is given. */
+  model?: string;
   /** Old observations longer than this many tokens are cut to it before turns are dropped. Default 300. */
   observationTokens?: number;
-  /** Counter to use (and whose cache to warm); default: one shared per encoding. */
+  /** Counter to use (and whose cache to warm); default: a fresh one for `model`, used for this call only. */
   counter?: TokenCounter;
 }
 
@@ -48,7 +48,7 @@ const SMALLEST_OBSERVATION = 32;
 
 /** Trim `input` to `budget - reserveForReply` tokens. Never mutates the input or its messages. */
 export function trimHistory<T extends ChatMessage>(input: readonly T[], options: TrimOptions): TrimResult<T> {
-  const counter = options.counter ?? tokenCounterFor(options.model);
+  const counter = options.counter ?? new TokenCounter(encodingForModel(options.model ?? ''));
   const available = options.budget - (options.reserveForReply ?? 0);
   const cap = Math.max(SMALLEST_OBSERVATION, options.observationTokens ?? 300);
   const count = (m: T) => counter.message(m);
