@@ -4,8 +4,8 @@
  */
 import type { ToolDefinition } from './tool.js';
 import type { ToolIndex } from './tool-index.js';
-import type { NextStep, ObservationOut, ProtocolDriver } from './protocol.js';
-import type { ChatMessage, ModelReply, ToolSchema } from './types.js';
+import type { NextStep, ObservationOut, ProtocolDriver, TextStream } from './protocol.js';
+import type { ChatMessage, ModelDelta, ModelReply, ToolSchema } from './types.js';
 
 export const FINAL_ANSWER_TOOL = 'final_answer';
 
@@ -93,6 +93,18 @@ export class NativeProtocol implements ProtocolDriver {
       tool_call_id: r.call.callId,
       content: i === results.length - 1 ? `${r.output}\n\n${note}` : r.output,
     }));
+  }
+
+  reminder(note: string) {
+    return { role: 'user' as const, content: note };
+  }
+
+  /** A reply's text is the answer unless tool calls follow it (see the `text-delta` event); reasoning is thought. */
+  textStream(): TextStream {
+    return {
+      push: (delta: ModelDelta) => [{ kind: delta.kind === 'reasoning' ? 'thought' : 'answer', text: delta.text }],
+      end: () => [],
+    };
   }
 
   finalNudge(why: string): ChatMessage {

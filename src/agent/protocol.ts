@@ -4,8 +4,9 @@
  * into a `NextStep`: what the loop does next.
  */
 import type { ToolDefinition } from './tool.js';
+import type { StreamedText } from './text-stream.js';
 import type { RawArguments } from './tool-arguments.js';
-import type { ChatMessage, ModelReply, ModelRequest, Protocol } from './types.js';
+import type { ChatMessage, CutOff, ModelDelta, ModelReply, ModelRequest, Protocol } from './types.js';
 
 export interface PlannedCall {
   callId: string;
@@ -19,7 +20,7 @@ export interface PlannedCall {
  */
 export type NextStep =
   | { kind: 'tools'; thought?: string; calls: PlannedCall[]; assistant: ChatMessage }
-  | { kind: 'answer'; thought?: string; answer: string; assistant: ChatMessage }
+  | { kind: 'answer'; thought?: string; answer: string; assistant: ChatMessage; cutOff?: CutOff }
   | {
       kind: 'remind';
       thought?: string;
@@ -27,7 +28,14 @@ export type NextStep =
       assistant: ChatMessage;
       /** Text protocol: the reply was plain prose; if it happens twice in a row, the prose is the answer. */
       prose?: string;
+      cutOff?: CutOff;
     };
+
+/** Thought and answer text of one streaming reply, as it arrives; `end` gives what was held back. */
+export interface TextStream {
+  push(delta: ModelDelta): StreamedText[];
+  end(): StreamedText[];
+}
 
 export interface ObservationOut {
   call: PlannedCall;
@@ -45,6 +53,10 @@ export interface ProtocolDriver {
   interpret(reply: ModelReply, step: number, knownTools: ReadonlySet<string>): NextStep;
   /** The observation messages for a step's calls, in call order; `stepNote` ends the last one. */
   observationMessages(results: ObservationOut[], stepNote: string): ChatMessage[];
+  /** A note to the model in this protocol's shape (text: an Observation), e.g. that its reply was cut off. */
+  reminder(note: string): ChatMessage & { role: 'user'; content: string };
+  /** Reads one reply's text into thought and answer text as it streams (`final`: the forced last reply). */
+  textStream(final: boolean): TextStream;
   /** The instruction for the last call when the run must end (sent, never stored); `why` says what ran out. */
   finalNudge(why: string): ChatMessage;
   /** Read the forced last reply as an answer, as leniently as possible. */

@@ -7,9 +7,10 @@
 import { AgentError, ModelError, describeError } from '../errors.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
 import type { ProtocolMemory } from './protocol-memory.js';
+import type { StreamedText } from './text-stream.js';
 import type { Source, ToolDefinition } from './tool.js';
 import type { Observation, PreparedCall, ToolRunner } from './tool-runner.js';
-import type { AgentEvent, AgentResult, ChatMessage, ChatModel, EndReason, ModelReply, ProtocolSetting, Usage } from './types.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, FinishReason, ModelDelta, ModelReply, ProtocolSetting, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
@@ -44,6 +45,7 @@ export interface RunPlan {
 interface Ending {
   reason: EndReason;
   answer?: string;
+  cutOff?: CutOff;
   error?: { code: string; message: string };
 }
 
@@ -83,13 +85,14 @@ export class RunLoop {
       ending = await this.loop();
     } catch (error) {
       ending = this.failure(error);
-      if (ending.reason === 'error') this.emit({ type: 'error', ...ending.error! });
     }
+    if (ending.reason === 'error' && ending.error) this.emit({ type: 'error', ...ending.error });
     const durationMs = plan.clock() - started;
     this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs });
     return {
       reason: ending.reason,
       answer: ending.answer,
+      cutOff: ending.cutOff,
       sources: dedupe(this.sources),
       steps: this.steps,
       usage: this.usage,
@@ -108,7 +111,9 @@ export class RunLoop {
       this.emit({ type: 'step-start', step: this.steps + 1, maxSteps: this.plan.maxSteps });
       const reply = await this.ask(allowed);
       this.steps++;
-      const ending = await this.take(this.driver.interpret(reply, this.steps, this.plan.knownNames));
+      const next = honest(this.driver.interpret(reply, this.steps, this.plan.knownNames), cutOffOf(reply.finishReason), this.driver);
+      if (next === 'filtered') return filtered();
+      const ending = await this.take(next);
       if (ending) return ending;
     }
   }
@@ -123,11 +128,11 @@ export class RunLoop {
   /** Act on one reply; an Ending when the run is over. */
   private async take(next: NextStep): Promise<Ending | undefined> {
     // A model that twice answers in plain prose, ignoring the format, is answering: take it (shown once, as the answer).
-    if (next.kind === 'remind' && next.prose && this.remindedLastStep) return this.answer(next.prose, { role: 'assistant', content: next.prose });
+    if (next.kind === 'remind' && next.prose && this.remindedLastStep) return this.answer(next.prose, { role: 'assistant', content: next.prose }, next.cutOff);
     if (next.thought) this.emit({ type: 'thought', step: this.steps, text: next.thought });
     switch (next.kind) {
       case 'answer':
-        return this.answer(next.answer, next.assistant);
+        return this.answer(next.answer, next.assistant, next.cutOff);
       case 'remind':
         this.remindedLastStep = true;
         this.added.push(next.assistant, next.reminder);
@@ -142,10 +147,10 @@ export class RunLoop {
     }
   }
 
-  private answer(text: string, assistant: ChatMessage): Ending {
+  private answer(text: string, assistant: ChatMessage, cutOff?: CutOff): Ending {
     this.added.push(assistant);
-    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false });
-    return { reason: 'answer', answer: text };
+    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false, ...(cutOff ? { cutOff } : {}) });
+    return { reason: 'answer', answer: text, cutOff };
   }
 
   /** Announce, run (concurrently; results taken in call order) and show one step's tool calls. */
@@ -199,10 +204,11 @@ export class RunLoop {
     const why = limit === 'step-limit' ? `You have used all ${this.plan.maxSteps} steps.` : 'This run has used up its token budget.';
     const reply = await this.ask(await this.plan.allowedTools(), why);
     const answer = this.driver.finalAnswer(reply, this.plan.knownNames);
-    if (answer === undefined) return { reason: limit };
+    const cutOff = cutOffOf(reply.finishReason);
+    if (answer === undefined) return cutOff === 'content-filter' ? { ...filtered(), reason: limit } : { reason: limit };
     this.added.push({ role: 'assistant', content: answer });
-    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true });
-    return { reason: limit, answer };
+    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true, ...(cutOff ? { cutOff } : {}) });
+    return { reason: limit, answer, cutOff };
   }
 
   /**
@@ -229,7 +235,14 @@ export class RunLoop {
     if (final) messages.push(driver.finalNudge(final));
     if (Date.now() >= this.deadline) throw new RunTimeout();
     const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
-    const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens });
+    const stream = driver.textStream(final !== undefined);
+    const step = this.steps + 1;
+    const publish = (parts: StreamedText[]) => {
+      for (const { kind, text } of parts) this.emit({ type: 'text-delta', step, kind, text });
+    };
+    const onDelta = (delta: ModelDelta) => publish(stream.push(delta));
+    const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens, onDelta });
+    publish(stream.end());
     addUsage(this.usage, reply.usage);
     return reply;
   }
@@ -258,6 +271,40 @@ export class RunLoop {
     if (error instanceof AgentError) return { reason: 'error', error: { code: error.code, message: error.message } };
     return { reason: 'error', error: { code: 'internal', message: describeError(error) } };
   }
+}
+
+/** How a reply that the server stopped early counts: length and the content filter, in our words. */
+function cutOffOf(finish: FinishReason | undefined): CutOff | undefined {
+  if (finish === 'length') return 'length';
+  if (finish === 'content_filter') return 'content-filter';
+  return undefined;
+}
+
+const CUT_NOTE: Record<CutOff, string> = {
+  length: 'Your reply was cut off at the length limit before it was complete, so nothing in it was run. Reply again, shorter: one tool call with a short input, or a brief answer.',
+  'content-filter': "Your reply was stopped by the provider's content filter, so nothing in it was run. Reply again differently.",
+};
+
+/**
+ * A reply the server stopped early is never taken at face value: tool calls cut off may be missing
+ * arguments, so the model is asked again (the note says why); an answer keeps a mark saying it is
+ * incomplete; a filtered reply with nothing in it ends the run.
+ */
+function honest(next: NextStep, cutOff: CutOff | undefined, driver: ProtocolDriver): NextStep | 'filtered' {
+  if (!cutOff) return next;
+  switch (next.kind) {
+    case 'answer':
+      return { ...next, cutOff };
+    case 'tools':
+      return { kind: 'remind', thought: next.thought, reminder: driver.reminder(CUT_NOTE[cutOff]), assistant: next.assistant };
+    case 'remind':
+      if (cutOff === 'content-filter' && !next.prose) return 'filtered';
+      return { ...next, reminder: driver.reminder(CUT_NOTE[cutOff]), cutOff };
+  }
+}
+
+function filtered(): Ending {
+  return { reason: 'error', error: { code: 'content-filter', message: "The model provider's content filter stopped the reply, so there is no answer. Try asking differently." } };
 }
 
 /** What the engine remembers a model server by. */

@@ -20,7 +20,7 @@ export interface ParsedReply {
   answer?: string;
 }
 
-type Label = 'thought' | 'action' | 'input' | 'answer' | 'observation' | 'pause';
+export type Label = 'thought' | 'action' | 'input' | 'answer' | 'observation' | 'pause';
 
 interface Section {
   label: Label | 'preamble';
@@ -45,6 +45,17 @@ const BRACKET_CALL = /^([A-Za-z][\w -]{0,40}?)\s*\[([\s\S]*)\]\s*$/;
 const PAREN_CALL = /^([A-Za-z][\w-]{0,40})\s*\(([\s\S]*)\)\s*$/;
 const COLON_CALL = /^([A-Za-z][\w -]{0,40}?)\s*[:：]\s*([\s\S]*)$/;
 const NO_ACTION = /^(?:none|n\/?a|no action|nothing|-)\.?$/i;
+
+/**
+ * The label a line starts with, and the text after it; a PAUSE line is `pause`. Undefined for a line
+ * without a label (text that continues the section before it). Used by the streaming classifier too.
+ */
+export function lineLabel(line: string): { label: Label; value: string } | undefined {
+  if (PAUSE_LINE.test(line)) return { label: 'pause', value: '' };
+  const m = LABEL_LINE.exec(line);
+  const label = m ? LABELS.find(([re]) => re.test(m[1]!))?.[1] : undefined;
+  return m && label ? { label, value: m[2] ?? '' } : undefined;
+}
 
 /** Split a reply into labelled sections, dropping fences, PAUSE lines and any self-written observation. */
 function sections(reply: string): Section[] {

@@ -5,9 +5,10 @@
  * is cut off before it is stored: only the engine observes.
  */
 import type { ToolDefinition } from './tool.js';
-import type { NextStep, ObservationOut, ProtocolDriver } from './protocol.js';
+import type { NextStep, ObservationOut, ProtocolDriver, TextStream } from './protocol.js';
 import { parseTextReply } from './text-parser.js';
-import type { ChatMessage, ModelReply } from './types.js';
+import { TextStreamClassifier } from './text-stream.js';
+import type { ChatMessage, ModelDelta, ModelReply } from './types.js';
 
 const STOP = ['PAUSE', '\nObservation'];
 const SELF_OBSERVATION = /^\s*[-*>#\s]*[*_`]{0,3}\s*observation\b[^\n]*[:：][\s\S]*$/im;
@@ -70,6 +71,20 @@ ${instructions ? `\n${instructions}` : ''}`.trim();
 
   observationMessages(results: ObservationOut[], note: string): ChatMessage[] {
     return results.map((r) => ({ role: 'user' as const, content: `Observation: ${r.output}\n\n${note}` }));
+  }
+
+  reminder(note: string) {
+    return { role: 'user' as const, content: `Observation: ${note}` };
+  }
+
+  /** Labels decide: Thought text is thought, Answer text is answer, actions are held back; reasoning is thought. */
+  textStream(final: boolean): TextStream {
+    // The forced last reply is the answer even where the model left out the label.
+    const classifier = new TextStreamClassifier(final ? 'answer' : 'thought');
+    return {
+      push: (delta: ModelDelta) => (delta.kind === 'reasoning' ? [{ kind: 'thought', text: delta.text }] : classifier.push(delta.text)),
+      end: () => classifier.end(),
+    };
   }
 
   finalNudge(why: string): ChatMessage {

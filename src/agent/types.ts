@@ -84,8 +84,18 @@ export type ProtocolSetting = Protocol | 'auto';
  */
 export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error';
 
+/** Why an answer is incomplete: the reply hit MODEL_MAX_TOKENS, or the provider's content filter cut it. */
+export type CutOff = 'length' | 'content-filter';
+
 export type AgentEvent =
   | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[] }
+  /**
+   * Text as the model writes it. `answer` text of a step is provisional until the step's reply ends:
+   * in the native protocol a reply's text is only known to be the thought once tool calls follow it,
+   * and then a `thought` event for the same step carries the whole text (consumers drop the draft).
+   * The `answer` event is always the final word on the answer's text.
+   */
+  | { type: 'text-delta'; step: number; kind: 'thought' | 'answer'; text: string }
   | { type: 'protocol-fallback'; from: Protocol; to: Protocol; reason: string }
   | { type: 'step-start'; step: number; maxSteps: number }
   | { type: 'thought'; step: number; text: string }
@@ -101,7 +111,7 @@ export type AgentEvent =
       truncated: boolean;
     }
   | { type: 'format-reminder'; step: number; text: string }
-  | { type: 'answer'; text: string; sources: Source[]; forced: boolean }
+  | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff }
   | { type: 'error'; code: string; message: string }
   | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number };
 
@@ -109,6 +119,8 @@ export interface AgentResult {
   reason: EndReason;
   /** The answer text; present when reason is 'answer', or a limit was reached and the model still answered. */
   answer?: string;
+  /** Set when the answer is incomplete, and why. */
+  cutOff?: CutOff;
   sources: Source[];
   /** Model calls made for reasoning steps (the forced last call is not counted). */
   steps: number;
