@@ -8,7 +8,7 @@ import { describeError } from '../errors.js';
 import { STEP_LIMIT } from '../agent/engine.js';
 import type { ProtocolSetting } from '../agent/types.js';
 import { createCore } from '../core.js';
-import { askInTerminal, printEvent, printJson } from './print.js';
+import { askInTerminal, printJson, TerminalPrinter } from './print.js';
 
 const USAGE = 'usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"';
 
@@ -62,9 +62,10 @@ async function main(): Promise<number> {
       signal: controller.signal,
       beforeTool: values.step ? askInTerminal : undefined,
     });
+    const printer = new TerminalPrinter();
     for await (const event of run) {
       if (values.json) printJson(event);
-      else printEvent(event);
+      else printer.print(event);
     }
     const result = await run.result;
     if (result.answer !== undefined) return 0;

@@ -11,40 +11,63 @@ function indent(text: string, prefix = '   '): string {
   return text.split('\n').map((line) => prefix + line).join('\n');
 }
 
-/** Print one event for a person reading along. */
-export function printEvent(event: AgentEvent): void {
-  switch (event.type) {
-    case 'run-start':
-      console.log(dim(`protocol ${event.protocol}, up to ${event.maxSteps} steps, tools: ${event.tools.join(', ') || 'none'}`));
-      break;
-    case 'protocol-fallback':
-      console.log(dim(`the server refused tool calling; switching to the ${event.to} protocol (${event.reason})`));
-      break;
-    case 'thought':
-      console.log(`Thought: ${event.text}`);
-      break;
-    case 'action':
-      console.log(`Action:  ${describeAction(event.tool, event.input)}`);
-      break;
-    case 'observation':
-      console.log(`${event.isError ? 'Error' : 'Result'}:  ${dim(`(${Math.round(event.durationMs)} ms)`)}\n${indent(event.output)}`);
-      break;
-    case 'format-reminder':
-      console.log(dim('the reply did not follow the format; reminded the model'));
-      break;
-    case 'answer':
-      console.log(`\n${bold('Answer:')} ${event.text}`);
-      for (const s of event.sources) console.log(dim(`  source: ${s.title} <${s.url}>`));
-      if (event.forced) console.log(dim('  (the step limit was reached: answered from what was found so far)'));
-      break;
-    case 'error':
-      console.error(`Error: ${event.message}`);
-      break;
-    case 'run-end':
-      console.log(dim(`\n${event.reason} after ${event.steps} steps, ${event.usage.totalTokens} tokens, ${(event.durationMs / 1000).toFixed(1)} s`));
-      break;
-    case 'step-start':
-      break;
+/**
+ * Prints a run for a person reading along. Text is printed as the model writes it (thoughts dimmed);
+ * the events that settle a step (thought, answer) then only finish the line, so nothing is printed twice.
+ */
+export class TerminalPrinter {
+  /** Steps whose text was streamed, and of what kind the last piece was. */
+  private readonly streamed = new Map<number, 'thought' | 'answer'>();
+  private lineOpen = false;
+
+  print(event: AgentEvent): void {
+    if (event.type !== 'text-delta') this.endLine();
+    switch (event.type) {
+      case 'text-delta':
+        return this.delta(event.step, event.kind, event.text);
+      case 'run-start':
+        return console.log(dim(`protocol ${event.protocol}, up to ${event.maxSteps} steps, tools: ${event.tools.join(', ') || 'none'}`));
+      case 'protocol-fallback':
+        return console.log(dim(`the server refused tool calling; switching to the ${event.to} protocol (${event.reason})`));
+      case 'thought':
+        if (!this.streamed.has(event.step)) console.log(`Thought: ${event.text}`);
+        return;
+      case 'action':
+        return console.log(`Action:  ${describeAction(event.tool, event.input)}`);
+      case 'observation':
+        return console.log(`${event.isError ? 'Error' : 'Result'}:  ${dim(`(${Math.round(event.durationMs)} ms)`)}\n${indent(event.output)}`);
+      case 'format-reminder':
+        return console.log(dim('the reply did not follow the format; reminded the model'));
+      case 'answer':
+        if (![...this.streamed.values()].includes('answer')) console.log(`\n${bold('Answer:')} ${event.text}`);
+        for (const source of event.sources) console.log(dim(`  source: ${source.title} <${source.url}>`));
+        if (event.forced) console.log(dim('  (a limit was reached: answered from what was found so far)'));
+        if (event.cutOff) console.log(dim(`  (the answer is incomplete: ${event.cutOff === 'length' ? 'it reached MODEL_MAX_TOKENS' : "the provider's content filter stopped it"})`));
+        return;
+      case 'error':
+        return console.error(`Error: ${event.message}`);
+      case 'run-end':
+        return console.log(dim(`\n${event.reason} after ${event.steps} steps, ${event.usage.totalTokens} tokens, ${(event.durationMs / 1000).toFixed(1)} s`));
+      case 'step-start':
+        return;
+    }
+  }
+
+  private delta(step: number, kind: 'thought' | 'answer', text: string): void {
+    if (this.streamed.get(step) !== kind) {
+      this.endLine();
+      // Answer text carries no label while it streams: until the reply ends it may still turn out to be
+      // the thought before a tool call (native protocol).
+      process.stdout.write(kind === 'thought' ? 'Thought: ' : '\n');
+      this.streamed.set(step, kind);
+    }
+    process.stdout.write(kind === 'thought' ? dim(text) : text);
+    this.lineOpen = true;
+  }
+
+  private endLine(): void {
+    if (this.lineOpen) process.stdout.write('\n');
+    this.lineOpen = false;
   }
 }
 
