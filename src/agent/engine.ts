@@ -17,7 +17,7 @@ import type { ToolDefinition } from './tool.js';
 import { ToolIndex } from './tool-index.js';
 import { ToolRunner } from './tool-runner.js';
 import { DEFAULT_RUN, type RunDefaults } from './run-defaults.js';
-import type { ChatMessage, ChatModel, ProtocolSetting } from './types.js';
+import type { ChatMessage, ChatModel, FitContext, ProtocolSetting } from './types.js';
 
 export interface EngineOptions {
   /** The model runs use unless their input names another. */
@@ -32,6 +32,8 @@ export interface EngineOptions {
   clock?: () => number;
   /** How long a learned fallback to the text protocol holds before the server is tried again. */
   protocolMemoryMs?: number;
+  /** Trims every request to the model's context window (the composition root knows window and tokenizer). */
+  fitContext?: FitContext;
 }
 
 /** One run: the conversation so far (ending with the new user message) and what differs from the defaults. */
@@ -95,6 +97,7 @@ export function createEngine(options: EngineOptions): Engine {
         maxSteps: input.maxSteps ?? defaults.maxSteps,
         tokenBudget: input.tokenBudget,
         maxTokens: defaults.maxTokens,
+        fitContext: options.fitContext,
         runTimeoutMs: defaults.runTimeoutMs,
         instructions: input.instructions,
         signal: input.signal,

@@ -10,7 +10,7 @@ import type { ProtocolMemory } from './protocol-memory.js';
 import type { StreamedText } from './text-stream.js';
 import type { Source, ToolDefinition } from './tool.js';
 import type { Observation, PreparedCall, ToolRunner } from './tool-runner.js';
-import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, FinishReason, ModelDelta, ModelReply, ProtocolSetting, Usage } from './types.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, FinishReason, FitContext, ModelDelta, ModelReply, ProtocolSetting, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
@@ -34,6 +34,8 @@ export interface RunPlan {
   /** Tokens the run may use; once spent, the current step finishes and the model answers from what it has. */
   tokenBudget?: number;
   maxTokens?: number;
+  /** Trims each request to the model's context window; none: requests go as they are. */
+  fitContext?: FitContext;
   runTimeoutMs: number;
   instructions?: string;
   signal?: AbortSignal;
@@ -220,7 +222,10 @@ export class RunLoop {
     try {
       return await this.request(allowed, final);
     } catch (error) {
-      if (!(this.plan.protocol === 'auto' && this.driver.name === 'native' && error instanceof ModelError && error.kind === 'tools-unsupported')) throw error;
+      if (!(error instanceof ModelError)) throw error;
+      // The server counts differently than we do: trim harder, once.
+      if (error.kind === 'context-length' && this.plan.fitContext) return this.request(allowed, final, true);
+      if (!(this.plan.protocol === 'auto' && this.driver.name === 'native' && error.kind === 'tools-unsupported')) throw error;
       this.driver = this.plan.drivers.text;
       this.plan.memory.remember(modelKey(this.plan.model), 'text');
       this.emit({ type: 'protocol-fallback', from: 'native', to: 'text', reason: error.message });
@@ -228,13 +233,14 @@ export class RunLoop {
     }
   }
 
-  private async request(allowed: ReadonlySet<string>, final?: string): Promise<ModelReply> {
+  private async request(allowed: ReadonlySet<string>, final?: string, hard = false): Promise<ModelReply> {
     const { plan, driver } = this;
     const prompt = this.promptFor(allowed);
-    const messages: ChatMessage[] = [{ role: 'system', content: prompt.system }, ...driver.prepareHistory(plan.messages), ...driver.prepareHistory(this.added)];
+    let messages: ChatMessage[] = [{ role: 'system', content: prompt.system }, ...driver.prepareHistory(plan.messages), ...driver.prepareHistory(this.added)];
     if (final) messages.push(driver.finalNudge(final));
     if (Date.now() >= this.deadline) throw new RunTimeout();
     const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
+    if (plan.fitContext) messages = plan.fitContext({ messages, tools: fields.tools, maxTokens: plan.maxTokens }, hard);
     const stream = driver.textStream(final !== undefined);
     const step = this.steps + 1;
     const publish = (parts: StreamedText[]) => {

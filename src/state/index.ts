@@ -30,3 +30,4 @@ export { trimHistory, type TrimOptions, type TrimResult } from './trim-history.j
 export { TokenCounter, encodingForModel, tokenCounters, type EncodingName } from './token-counter.js';
 export { sequenceProblem } from './message-sequence.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
+export { contextFit, type ContextFitOptions } from './context-fit.js';

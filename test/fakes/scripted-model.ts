@@ -7,6 +7,8 @@
 import type { ChatModel, FinishReason, ModelReply, ModelRequest, ToolCall } from '../../src/agent/types.js';
 
 export interface ScriptedModelReply {
+  /** Fail this request with this error instead of replying. */
+  error?: Error;
   /** The reply's text, streamed in `pieces` (default: word by word). */
   content?: string;
   pieces?: string[];
@@ -34,6 +36,7 @@ export class ScriptedModel implements ChatModel {
     this.requests.push(request);
     const reply = this.queue.shift();
     if (!reply) throw new Error(`scripted model: no reply scripted for request ${this.requests.length}`);
+    if (reply.error) throw reply.error;
     if (reply.reasoning) request.onDelta?.({ kind: 'reasoning', text: reply.reasoning });
     const content = reply.content ?? '';
     for (const piece of reply.pieces ?? content.match(/\S+\s*|\s+/g) ?? []) request.onDelta?.({ kind: 'content', text: piece });
