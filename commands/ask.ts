@@ -9,11 +9,12 @@ import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/tur
 import type { TurnOutcome } from '../src/discord/thread-turn.js';
 import type { AdmittedTurn } from '../src/discord/turns.js';
 import { describeDiscordError, missingPermissions } from '../src/discord/discord-errors.js';
+import { fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
 
 const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
 
 function headline(name: string, question: string): string {
-  const q = question.length > 1500 ? `${question.slice(0, 1499)}…` : question;
+  const q = question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question;
   return `**${name}** asked: ${q}`;
 }
 
@@ -97,6 +98,6 @@ async function linkBack(interaction: ChatInputCommandInteraction, name: string, 
   const link = `\n-# Full answer and steps: ${outcome.answerMessage.url}`;
   const room = 2000 - head.length - link.length - 4;
   const text = outcome.result.answer.trim();
-  const preview = room < 80 ? '' : `\n> ${(text.length > room ? `${text.slice(0, room - 1)}…` : text).replace(/\n/g, '\n> ')}`;
-  await interaction.editReply({ content: `${head}${preview}${link}`.slice(0, 2000), allowedMentions: NO_MENTIONS }).catch(() => undefined);
+  const preview = room < 80 ? '' : `\n> ${(text.length > room ? `${text.slice(0, graphemeBoundary(text, room - 1))}…` : text).replace(/\n/g, '\n> ')}`;
+  await interaction.editReply({ content: fitMessage(`${head}${preview}${link}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }

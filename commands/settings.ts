@@ -7,6 +7,7 @@ import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommand
 import type { Command } from '../src/discord/command.js';
 import type { BotServices } from '../src/discord/services.js';
 import { ruleChannel } from '../src/discord/interaction-info.js';
+import { fitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
@@ -112,6 +113,6 @@ export const settings: Command = {
       content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
     }
     // An empty string means saveChange already told the moderator what went wrong.
-    if (content) await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: NO_MENTIONS });
+    if (content) await interaction.editReply({ content: fitMessage(content), allowedMentions: NO_MENTIONS });
   },
 };

@@ -5,6 +5,7 @@
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices } from '../src/discord/services.js';
+import { fitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 import {
@@ -31,7 +32,7 @@ type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 const RULES_SHOWN = 15;
 
 async function say(interaction: GuildCommand, content: string): Promise<void> {
-  await interaction.editReply({ content: content.slice(0, 2000), allowedMentions: NO_MENTIONS });
+  await interaction.editReply({ content: fitMessage(content), allowedMentions: NO_MENTIONS });
 }
 
 /** `/tools list`: every tool's verdict for the scope, why, and the rules the server has. */

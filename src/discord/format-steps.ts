@@ -7,6 +7,7 @@ import { describeAction } from '../agent/describe.js';
 import type { Source } from '../agent/tool.js';
 import type { AgentEvent, AgentResult } from '../agent/types.js';
 import { formatMs } from '../duration.js';
+import { closeOpenFence, graphemeBoundary } from './split-message.js';
 import type { DisplayLevel } from '../policy/index.js';
 
 const OBSERVATION_PREVIEW = 400;
@@ -19,12 +20,12 @@ function safeInCode(text: string): string {
 
 function inlineCode(text: string): string {
   const flat = text.replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
-  return `\`${flat.length > 180 ? `${flat.slice(0, 179)}…` : flat}\``;
+  return `\`${flat.length > 180 ? `${flat.slice(0, graphemeBoundary(flat, 179))}…` : flat}\``;
 }
 
 function shorten(text: string, max: number): string {
   const t = text.trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  return t.length > max ? `${t.slice(0, graphemeBoundary(t, max - 1))}…` : t;
 }
 
 /** The thread-log text for one event at a display level, or undefined when it is not shown. */
@@ -32,7 +33,8 @@ export function formatStep(event: AgentEvent, level: DisplayLevel): string | und
   if (level === 'answer') return undefined;
   switch (event.type) {
     case 'thought':
-      return level === 'full' ? `💭 ${shorten(event.text, THOUGHT_PREVIEW)}` : undefined;
+      // A fence the model left open (or the shortening cut) would swallow the rest of the log.
+      return level === 'full' ? `💭 ${closeOpenFence(shorten(event.text, THOUGHT_PREVIEW))}` : undefined;
     case 'action':
       return `🔧 ${inlineCode(describeAction(event.tool, event.input))}`;
     case 'observation': {
@@ -51,7 +53,8 @@ export function formatStep(event: AgentEvent, level: DisplayLevel): string | und
 
 /** The answer message: set apart, with sources and a one-line footer. */
 export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason'>, sources: readonly Source[]): string {
-  const parts = [`### Answer\n${answer.trim()}`];
+  // A fence left open at the end of the answer would swallow the sources and the footer.
+  const parts = [`### Answer\n${closeOpenFence(answer.trim())}`];
   if (sources.length) {
     parts.push(`**Sources:** ${sources.map((s) => `[${s.title.replace(/[[\]]/g, '')}](<${s.url}>)`).join(' · ')}`);
   }

@@ -5,6 +5,7 @@
 import type { Channel, GuildMember, Interaction, Message } from 'discord.js';
 import type { APIInteractionGuildMember } from 'discord.js';
 import type { RunScope } from '../policy/index.js';
+import { graphemeBoundary } from './split-message.js';
 
 type AnyMember = GuildMember | APIInteractionGuildMember | null | undefined;
 
@@ -39,7 +40,7 @@ export function scopeOf(source: Interaction | Message, member: AnyMember): RunSc
 export function threadName(question: string): string {
   const line = question.replace(/\s+/g, ' ').trim() || 'Question';
   if (line.length <= 100) return line;
-  const cut = line.slice(0, 99);
+  const cut = line.slice(0, graphemeBoundary(line, 99));
   const space = cut.lastIndexOf(' ');
   return `${space > 60 ? cut.slice(0, space) : cut}…`;
 }

@@ -1,7 +1,8 @@
 /**
  * Split text into Discord messages of at most 2,000 characters, preferring paragraph and line breaks,
  * and never leaving a code fence open across a split: a fence that a chunk leaves open is closed at
- * its end and reopened (with the same language) at the start of the next.
+ * its end and reopened (with the same language) at the start of the next. A hard cut (a run with no
+ * spaces) falls between grapheme clusters, so no emoji, accent or surrogate pair is cut in half.
  */
 
 export const MESSAGE_LIMIT = 2000;
@@ -39,7 +40,35 @@ function cutPoint(text: string, room: number): number {
     const at = window.lastIndexOf(sep);
     if (at > room * 0.5) return at + sep.length;
   }
-  return room;
+  return graphemeBoundary(text, room);
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The last grapheme boundary at or before `index` (never 0 when the text has room for one cluster). */
+export function graphemeBoundary(text: string, index: number): number {
+  if (index >= text.length) return text.length;
+  // Clusters are short: looking at a little before the cut is enough to find where the one it falls in starts.
+  const from = Math.max(0, index - 64);
+  let boundary = from;
+  for (const { index: at } of graphemes.segment(text.slice(from, index + 64))) {
+    if (from + at > index) break;
+    boundary = from + at;
+  }
+  return boundary > 0 ? boundary : index;
+}
+
+/** `text` cut to one message (`limit` characters, an ellipsis marking the cut), never inside a grapheme. */
+export function fitMessage(text: string, limit = MESSAGE_LIMIT): string {
+  return text.length <= limit ? text : `${text.slice(0, graphemeBoundary(text, limit - 1))}…`;
+}
+
+/**
+ * `text` with a code fence it leaves open closed at its end, so what follows it is not swallowed.
+ * Discord opens a block at any triple backtick, not only at a line start, so every one counts.
+ */
+export function closeOpenFence(text: string): string {
+  return (text.match(/```/g) ?? []).length % 2 === 1 ? `${text.replace(/\s+$/, '')}\n\`\`\`` : text;
 }
 
 /** The fence language left open after `piece`, given the fence open before it (null: none open). */

@@ -5,7 +5,7 @@
  * the current one would pass the 2,000-character limit. The first step is sent at once, so the thread
  * shows life immediately.
  */
-import { MESSAGE_LIMIT } from './split-message.js';
+import { closeOpenFence, graphemeBoundary, MESSAGE_LIMIT } from './split-message.js';
 
 export interface LogSink<H> {
   send(content: string, withStopButton: boolean): Promise<H>;
@@ -50,7 +50,7 @@ export class StepLog<H> {
   /** Add a block of text to the log; it shows up within the edit interval. */
   append(block: string): void {
     if (this.closed) return;
-    const text = block.length > ROOM ? `${block.slice(0, ROOM - 1)}…` : block;
+    const text = block.length > ROOM ? closeOpenFence(`${block.slice(0, graphemeBoundary(block, ROOM - 5))}…`) : block;
     const last = this.messages.at(-1);
     if (last && last.blocks.join('\n').length + 1 + text.length <= ROOM) last.blocks.push(text);
     else this.messages.push({ blocks: [text] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitMessage } from '../../src/discord/split-message.js';
+import { fitMessage, splitMessage } from '../../src/discord/split-message.js';
+import { formatAnswer, formatStep } from '../../src/discord/format-steps.js';
 
 function fencesBalanced(chunk: string): boolean {
   return (chunk.match(/^\s*```/gm) ?? []).length % 2 === 0;
@@ -51,5 +52,45 @@ describe('splitting messages for Discord', () => {
   it('cuts a single unbroken run of characters hard', () => {
     const chunks = splitMessage('x'.repeat(4500));
     expect(chunks.map((c) => c.length)).toEqual([1996, 1996, 508]);
+  });
+
+  it('never cuts a surrogate pair or a grapheme cluster, even in text without spaces', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const emoji = '😀'.repeat(1500);
+    const chunks = splitMessage(emoji);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(lone.test(c)).toBe(false);
+    expect(chunks.join('')).toBe(emoji);
+
+    const family = '👨‍👩‍👧';
+    const families = family.repeat(400);
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const parts = splitMessage(families);
+    for (const c of parts) {
+      expect(c.length).toBeLessThanOrEqual(2000);
+      expect([...segmenter.segment(c)].every((g) => g.segment === family)).toBe(true);
+    }
+    expect(parts.join('')).toBe(families);
+  });
+});
+
+describe('fences and cuts in what the bot posts', () => {
+  it('closes a code fence left open at the end of an answer before the footer', () => {
+    const text = formatAnswer('Here:\n```js\nconst a = 1;', { steps: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, durationMs: 10, reason: 'answer' }, []);
+    expect(text).toMatch(/const a = 1;\n```\n\n-# 1 step/);
+    expect((text.match(/```/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('a lone fence in a thought cannot open a code block over the rest of the log', () => {
+    const shown = formatStep({ type: 'thought', step: 1, text: 'I will print it like ```python' }, 'full')!;
+    expect((shown.match(/```/g) ?? []).length % 2).toBe(0);
+    const cut = formatStep({ type: 'thought', step: 1, text: `Code:\n\`\`\`\n${'x = 1\n'.repeat(200)}\`\`\`` }, 'full')!;
+    expect((cut.match(/```/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('fits an over-long reply into one message without cutting an emoji', () => {
+    const fitted = fitMessage(`${'a'.repeat(1998)}😀😀`);
+    expect(fitted.length).toBeLessThanOrEqual(2000);
+    expect(fitted.endsWith('a…')).toBe(true);
   });
 });
