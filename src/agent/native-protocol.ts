@@ -100,9 +100,10 @@ export class NativeProtocol implements ProtocolDriver {
   }
 
   /** A reply's text is the answer unless tool calls follow it (see the `text-delta` event); reasoning is thought. */
-  textStream(): TextStream {
+  textStream(final: boolean): TextStream {
+    // Without tools on offer (the forced last reply) the text can only be the answer.
     return {
-      push: (delta: ModelDelta) => [{ kind: delta.kind === 'reasoning' ? 'thought' : 'answer', text: delta.text }],
+      push: (delta: ModelDelta) => [delta.kind === 'reasoning' ? { kind: 'thought', text: delta.text } : { kind: 'answer', text: delta.text, provisional: !final }],
       end: () => [],
     };
   }

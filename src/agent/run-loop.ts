@@ -244,7 +244,7 @@ export class RunLoop {
     const stream = driver.textStream(final !== undefined);
     const step = this.steps + 1;
     const publish = (parts: StreamedText[]) => {
-      for (const { kind, text } of parts) this.emit({ type: 'text-delta', step, kind, text });
+      for (const { kind, text, provisional } of parts) this.emit({ type: 'text-delta', step, kind, text, ...(provisional ? { provisional } : {}) });
     };
     const onDelta = (delta: ModelDelta) => publish(stream.push(delta));
     const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens, onDelta });

@@ -9,6 +9,8 @@ import { lineLabel } from './text-parser.js';
 export interface StreamedText {
   kind: 'thought' | 'answer';
   text: string;
+  /** Answer text that may still turn out to be the thought before a tool call (native protocol). */
+  provisional?: boolean;
 }
 
 type Section = 'thought' | 'answer' | 'hidden' | 'ended';

@@ -100,9 +100,9 @@ export type AgentEvent =
    * Text as the model writes it. `answer` text of a step is provisional until the step's reply ends:
    * in the native protocol a reply's text is only known to be the thought once tool calls follow it,
    * and then a `thought` event for the same step carries the whole text (consumers drop the draft).
-   * The `answer` event is always the final word on the answer's text.
+   * `provisional` marks such text. The `answer` event is always the final word on the answer's text.
    */
-  | { type: 'text-delta'; step: number; kind: 'thought' | 'answer'; text: string }
+  | { type: 'text-delta'; step: number; kind: 'thought' | 'answer'; text: string; provisional?: boolean }
   | { type: 'protocol-fallback'; from: Protocol; to: Protocol; reason: string }
   | { type: 'step-start'; step: number; maxSteps: number }
   | { type: 'thought'; step: number; text: string }

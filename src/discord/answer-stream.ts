@@ -1,0 +1,87 @@
+/**
+ * The answer as it is written: its message appears with the first answer text and is edited as more
+ * arrives (at most once per interval), with a mark saying it is still being written. Before 2,000
+ * characters it rolls over into a new message, so a long answer never trips Discord's limits and
+ * nothing is lost. When the run ends, the messages are edited into the final answer (sources, footer).
+ *
+ * Answer text that may still turn out to be the model's thought before a tool call (`provisional`)
+ * is held back for a moment: most such text settles first and never needs a message of its own.
+ */
+import { MessageMirror, type LogSink, type Shown } from './message-mirror.js';
+import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js';
+
+export const WRITING_MARK = '\n-# ✍️ still writing…';
+
+export interface AnswerStreamOptions {
+  /** Fewest milliseconds between edits (default 1,000). */
+  minEditIntervalMs?: number;
+  /** How long provisional text waits before it is shown (default 500). */
+  holdProvisionalMs?: number;
+}
+
+export class AnswerStream<H> {
+  private text = '';
+  private final: string | undefined;
+  private held: NodeJS.Timeout | undefined;
+  private readonly mirror: MessageMirror<H>;
+  private readonly holdMs: number;
+
+  constructor(sink: LogSink<H>, options: AnswerStreamOptions = {}) {
+    this.mirror = new MessageMirror(sink, (closed) => this.render(closed), options.minEditIntervalMs ?? 1_000);
+    this.holdMs = options.holdProvisionalMs ?? 500;
+  }
+
+  /** The messages the answer is in so far (the first is what a link back points at). */
+  get messages(): readonly H[] {
+    return this.mirror.sent;
+  }
+
+  get writes(): number {
+    return this.mirror.writes;
+  }
+
+  get failure(): unknown {
+    return this.mirror.failure;
+  }
+
+  /** Whether any answer text has arrived (and not been discarded). */
+  get started(): boolean {
+    return this.text.length > 0;
+  }
+
+  /** More answer text. */
+  write(text: string, provisional = false): void {
+    this.text += text;
+    if (!provisional || this.mirror.sent.length > 0) return this.mirror.changed();
+    this.held ??= setTimeout(() => {
+      this.held = undefined;
+      this.mirror.changed();
+    }, this.holdMs);
+  }
+
+  /** The text was the model's thought after all: take back what was shown of it. */
+  discard(): void {
+    clearTimeout(this.held);
+    this.held = undefined;
+    this.text = '';
+    this.mirror.changed();
+  }
+
+  /** Edit the messages into the final answer, at once; resolves when Discord has it. */
+  finish(formatted: string): Promise<void> {
+    clearTimeout(this.held);
+    this.final = formatted;
+    return this.mirror.close();
+  }
+
+  private render(closed: boolean): Shown[] {
+    if (this.final !== undefined) return splitMessage(this.final).map((content) => ({ content, button: false }));
+    if (closed || !this.text) return [];
+    const chunks = splitMessage(`### Answer\n${this.text}`, MESSAGE_LIMIT - WRITING_MARK.length - 4);
+    return chunks.map((chunk, i) => ({
+      // The mark goes under the newest part, outside any code block the text has open.
+      content: i === chunks.length - 1 ? `${closeOpenFence(chunk)}${WRITING_MARK}` : chunk,
+      button: false,
+    }));
+  }
+}
