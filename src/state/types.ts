@@ -2,6 +2,7 @@
  * The vocabulary of thread memory: what a stored message is, what a loaded conversation holds, and the
  * small interfaces the Discord layer and the engine program against.
  */
+import { speakerTag } from '../agent/clean-text.js';
 import type { ChatMessage, Usage } from '../agent/types.js';
 import type { GuildSettings } from './guild-settings-schema.js';
 
@@ -95,13 +96,10 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
   });
 }
 
-/** OpenAI accepts only `^[a-zA-Z0-9_-]{1,64}$` as a name; display names are freer than that. */
+/**
+ * The speaker tag the model sees for a member. OpenAI accepts only `^[a-zA-Z0-9_-]{1,64}$` as a name;
+ * display names are freer than that, and may carry invisible characters (see `speakerTag`).
+ */
 export function speakerName(author: Author): string {
-  const cleaned = author.name
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[^a-zA-Z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 64);
-  return cleaned || `user_${author.id}`.slice(0, 64);
+  return speakerTag(author.name, author.id);
 }
