@@ -28,6 +28,10 @@ export async function openSqliteConnection(file: string, busyMs: number): Promis
     const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
   });
   db.configure('busyTimeout', busyMs);
+  const ready = () => new Promise<void>((resolve, reject) => db.run('PRAGMA synchronous=NORMAL', (error) => (error ? reject(error) : resolve())));
+  // In WAL mode NORMAL never corrupts the file; a power cut may lose the last commits, which for usage
+  // counters is a few requests' tokens, not worth an fsync on every lease, record and release.
+  await ready();
   const serial = new KeyedSerializer();
   const all = (sql: string, params: unknown[] = []) =>
     new Promise<Array<Record<string, unknown>>>((resolve, reject) => db.all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as Array<Record<string, unknown>>))));
