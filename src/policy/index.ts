@@ -16,3 +16,17 @@ export {
 export { explainAccess, describeRule, PRECEDENCE_NOTE } from './explain-access.js';
 export { removeToolRules, setToolRule, shadowingRules, describeTarget, targetPhrase, type RuleTarget } from './rule-edits.js';
 export { formatAuditEntry, formatAuditLog, withAuditEntry, type ChangeRecord } from './audit.js';
+export {
+  LIMIT_INFO,
+  LIMIT_NAMES,
+  describeLimitChange,
+  describeServerLimits,
+  describeValue,
+  effectiveLimits,
+  serverLimits,
+  withExemptRole,
+  withLimitChange,
+  type LimitChange,
+  type LimitSettings,
+} from './limits.js';
+export { budgetStopNote, guildUsageText, memberUsageText, refusalText, relativeTime } from './usage-text.js';

@@ -107,13 +107,15 @@ for (const target of await targets('usage-proc', ['sqlite', 'redis', 'postgres']
 
     it('never lets both hold the member’s single concurrency slot at once', async () => {
       const namespace = freshNamespace();
-      const results = await race({ url: target.url, namespace, attempts: 40, limits: limits({ runsPerHour: 0, concurrentRuns: 1 }), holdMs: 3 });
+      const results = await race({ url: target.url, namespace, attempts: 100, limits: limits({ runsPerHour: 0, concurrentRuns: 1 }), holdMs: 2 });
       const held = [...results[0]!.admitted, ...results[1]!.admitted].sort((a, b) => a[0] - b[0]);
       // Both got runs in, and took turns: each run started after the previous one had finished.
-      expect(results[0]!.admitted.length).toBeGreaterThan(0);
-      expect(results[1]!.admitted.length).toBeGreaterThan(0);
-      for (let i = 1; i < held.length; i++) expect(held[i]![0]).toBeGreaterThanOrEqual(held[i - 1]![1]);
-      expect(new Set([...results[0]!.refused, ...results[1]!.refused])).toEqual(new Set(['concurrentRuns']));
+      expect(results.map((r) => r.admitted.length > 0)).toEqual([true, true]);
+      for (let i = 1; i < held.length; i++) expect(held[i]![0], `run ${i} started before run ${i - 1} ended`).toBeGreaterThanOrEqual(held[i - 1]![1]);
+      // They really competed (a slot was refused to one while the other held it), and for no other reason.
+      const refused = [...results[0]!.refused, ...results[1]!.refused];
+      expect(refused.length).toBeGreaterThan(0);
+      expect(new Set(refused)).toEqual(new Set(['concurrentRuns']));
     }, SLOW);
   });
 }
