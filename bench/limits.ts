@@ -109,7 +109,7 @@ export async function benchLimits(): Promise<BenchSection> {
     name: 'Usage limits: cost per request (admit + record + release)',
     rows,
     notes: [
-      `One request = admit (member and server tokens today, a concurrency lease, the hourly window) + record one model call + release, sequentially, ${MEMBERS} members in one server. Baseline: one Keyv get on the same backend in the same run. SQLite runs with synchronous=FULL: the lease, the record and the window are each a committed write.${skipped.length ? ` Not reachable, skipped: ${skipped.join(', ')}.` : ''}`,
+      `One request = admit (member and server tokens today, a concurrency lease, the hourly window) + record one model call + release, sequentially, ${MEMBERS} members in one server. Baseline: one Keyv get on the same backend in the same run. On SQLite the lease, the record, the window and the release are each a committed write (the usage connection runs with synchronous=NORMAL in WAL mode).${skipped.length ? ` Not reachable, skipped: ${skipped.join(', ')}.` : ''}`,
     ],
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StorageError } from '../../src/errors.js';
 import type { Backend } from '../../src/state/backends/backend.js';
 import type { UsageLimiter, UsageTicket } from '../../src/state/usage/index.js';
 import { fakeClock, type FakeClock } from './helpers/stores.js';
@@ -197,6 +198,18 @@ for (const target of await targets('usage', ['memory', 'sqlite', 'redis', 'postg
       expect(admittedCount).toBe(5);
       expect(maxInFlight).toBeLessThanOrEqual(2);
       expect(reasons).toEqual(new Set(['concurrentRuns', 'runsPerHour']));
+    });
+
+    it.runIf(target.kind !== 'memory')('reports a dead backend as a StorageError that says what failed', async () => {
+      const namespace = uniqueNamespace(`usage-dead-${target.kind}`);
+      const opened = await openLimiter(target.url, { namespace });
+      // SQLite usage has a connection of its own, closed with the limiter; the servers' clients close with the backend.
+      if (target.kind === 'sqlite') await opened.limiter.close();
+      else await opened.backend.close();
+      const failure = opened.limiter.admit({ guildId: 'G1', channelId: 'C1', userId: 'U1' }, limits());
+      await expect(failure).rejects.toBeInstanceOf(StorageError);
+      await expect(failure).rejects.toThrow(new RegExp(`Storage usage \\w+ failed on ${target.kind}`));
+      if (target.kind === 'sqlite') await opened.backend.close();
     });
 
     it('admits exactly the free slots when 30 ask at once, then exactly what is left of the hour', async () => {
