@@ -7,6 +7,8 @@ import dotenv from 'dotenv';
 import { ConfigError } from './errors.js';
 import type { ProtocolSetting } from './agent/types.js';
 import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
+import { parseModelPrices, priceTable, type PriceTable } from './state/usage/model-prices.js';
+import type { UsageLimits } from './state/usage/types.js';
 
 export interface ModelConfig {
   apiKey: string;
@@ -44,12 +46,25 @@ export interface DiscordConfig {
   apiBaseUrl?: string;
 }
 
+/** Usage limits, prices and input rules (issue 9). In every limit, 0 means no limit. */
+export interface GovernanceConfig {
+  /** Defaults every server starts with; moderators override them with `/settings limits`. */
+  limits: UsageLimits;
+  /** Built-in prices with MODEL_PRICES on top, in dollars per million tokens. */
+  prices: PriceTable;
+  /** Answer `/ask` in direct messages (with the default tools minus network tools). */
+  allowDms: boolean;
+  /** Longest question accepted, checked server-side whatever the client sent. */
+  questionMaxChars: number;
+}
+
 export interface Config {
   model: ModelConfig;
   agent: AgentConfig;
   tools: ToolsConfig;
   storage: StorageConfig;
   discord?: DiscordConfig;
+  governance: GovernanceConfig;
   logLevel: string;
 }
 
@@ -122,6 +137,25 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     problems.push('KEYV_URL must start with sqlite://, redis://, rediss://, postgres:// or memory:.');
   }
 
+  let prices = priceTable();
+  const pricesJson = read.string('MODEL_PRICES');
+  if (pricesJson !== undefined) {
+    const parsed = parseModelPrices(pricesJson);
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else prices = priceTable(parsed.prices);
+  }
+  const governance: GovernanceConfig = {
+    limits: {
+      runsPerHour: read.int('USER_RUNS_PER_HOUR', 20, 0, 10_000),
+      concurrentRuns: read.int('USER_CONCURRENT_RUNS', 2, 0, 100),
+      userDailyTokens: read.int('USER_DAILY_TOKENS', 200_000, 0),
+      guildDailyTokens: read.int('GUILD_DAILY_TOKENS', 2_000_000, 0),
+    },
+    prices,
+    allowDms: read.bool('ALLOW_DMS', false),
+    questionMaxChars: read.int('QUESTION_MAX_CHARS', 4_000, 10, 100_000),
+  };
+
   let discord: DiscordConfig | undefined;
   if (options.needDiscord) {
     const token = read.string('DISCORD_TOKEN');
@@ -141,7 +175,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, discord, logLevel };
+  return { model, agent, tools, storage, discord, governance, logLevel };
 }
 
 /**

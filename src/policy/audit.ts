@@ -2,6 +2,7 @@
  * The audit trail of moderator changes: one entry per change (who, when, what, where) stored with the
  * guild's settings, and the same change as one line for the log channel. Pure functions.
  */
+import { escapeDisplayName } from '../agent/clean-text.js';
 import type { AuditEntry, GuildSettings } from '../state/guild-settings-schema.js';
 
 /** A change as the commands describe it. `detail` is a sentence fragment: `disabled \`calculate\` in <#1>`. */
@@ -22,14 +23,9 @@ export function withAuditEntry(settings: GuildSettings, change: ChangeRecord, at
   return { ...settings, auditLog: [...settings.auditLog, entry] };
 }
 
-/** Names can contain Markdown; keep them from formatting (or breaking) our message. */
-export function plainName(name: string): string {
-  return name.replace(/[\\*_~`|>#[\]()-]/g, (c) => `\\${c}`).replace(/@/g, '@\u200b').slice(0, 80);
-}
-
 /** One entry: Discord renders `<t:…:f>` in the reader's own time zone. */
 export function formatAuditEntry(entry: AuditEntry): string {
-  const who = entry.actorName ? `**${plainName(entry.actorName)}** (<@${entry.actorId}>)` : `<@${entry.actorId}>`;
+  const who = entry.actorName ? `**${escapeDisplayName(entry.actorName)}** (<@${entry.actorId}>)` : `<@${entry.actorId}>`;
   return `<t:${Math.floor(entry.at / 1000)}:f> ${who} ${entry.detail ?? entry.action}`;
 }
 
@@ -54,5 +50,5 @@ export function formatAuditLog(entries: readonly AuditEntry[], count: number): s
 
 /** The log-channel post for a change. */
 export function logChannelLine(change: ChangeRecord): string {
-  return `🛠️ **${plainName(change.actorName)}** (<@${change.actorId}>) ${change.detail}`.slice(0, 2000);
+  return `🛠️ **${escapeDisplayName(change.actorName)}** (<@${change.actorId}>) ${change.detail}`.slice(0, 2000);
 }

@@ -17,7 +17,7 @@ export {
 } from './resolve-access.js';
 export { explainAccess, describeRule, PRECEDENCE_NOTE } from './explain-access.js';
 export { removeToolRules, setToolRule, shadowingRules, describeTarget, targetPhrase, type RuleTarget } from './rule-edits.js';
-export { formatAuditEntry, formatAuditLog, withAuditEntry, logChannelLine, plainName, AUDIT_SHOW_MAX, type ChangeRecord } from './audit.js';
+export { formatAuditEntry, formatAuditLog, withAuditEntry, logChannelLine, AUDIT_SHOW_MAX, type ChangeRecord } from './audit.js';
 export {
   channelSettings,
   defaultChannelSettings,
@@ -28,3 +28,17 @@ export {
   type RunScope,
   type SettingSource,
 } from './channel-settings.js';
+export {
+  LIMIT_INFO,
+  LIMIT_NAMES,
+  describeLimitChange,
+  describeServerLimits,
+  describeValue,
+  effectiveLimits,
+  serverLimits,
+  withExemptRole,
+  withLimitChange,
+  type LimitChange,
+  type LimitSettings,
+} from './limits.js';
+export { budgetStopNote, guildUsageText, memberUsageText, refusalText, relativeTime } from './usage-text.js';

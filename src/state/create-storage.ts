@@ -11,6 +11,7 @@ import { createGuildSettingsStore } from './guild-settings-store.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
+import { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage/usage-limiter.js';
 
 /** Everything `createStorage` takes besides the configuration; all optional. */
 export interface StorageDeps {
@@ -33,6 +34,11 @@ export interface Storage {
   readonly where: string;
   readonly conversations: ConversationStore;
   readonly guildSettings: GuildSettingsStore;
+  /**
+   * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
+   * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
+   */
+  openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds'>): Promise<UsageLimiter>;
   close(): Promise<void>;
 }
 
@@ -50,14 +56,21 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
   });
   const ttlMs = config.conversationTtlDays ? config.conversationTtlDays * 86_400_000 : undefined;
   let closed = false;
+  const limiters: UsageLimiter[] = [];
   return {
     kind: backend.kind,
     where: backend.where,
     conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
+    async openUsageLimiter(options) {
+      const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
+      limiters.push(limiter);
+      return limiter;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const limiter of limiters.splice(0)) await limiter.close().catch(() => undefined);
       await backend.close();
     },
   };

@@ -29,6 +29,21 @@ export const AuditEntrySchema = z.looseObject({
   actorName: z.string().optional(),
 });
 
+/**
+ * A guild's overrides of the usage limits (`/settings limits`). An unset field uses the environment
+ * default; 0 means no limit. Bounds keep a typo from meaning something absurd.
+ */
+export const LimitOverridesSchema = z.looseObject({
+  /** Runs a member may start per hour (USER_RUNS_PER_HOUR). */
+  runsPerHour: z.number().int().min(0).max(10_000).optional(),
+  /** Runs a member may have in flight at once (USER_CONCURRENT_RUNS). */
+  concurrentRuns: z.number().int().min(0).max(100).optional(),
+  /** Model tokens a member may use per UTC day (USER_DAILY_TOKENS). */
+  userDailyTokens: z.number().int().min(0).max(1_000_000_000_000).optional(),
+  /** Model tokens the whole server may use per UTC day (GUILD_DAILY_TOKENS). */
+  guildDailyTokens: z.number().int().min(0).max(1_000_000_000_000).optional(),
+});
+
 /** One guild's settings record. */
 export const GuildSettingsSchema = z.looseObject({
   v: z.number().int().default(GUILD_SETTINGS_VERSION),
@@ -40,11 +55,17 @@ export const GuildSettingsSchema = z.looseObject({
   auditLog: z.array(AuditEntrySchema).default([]),
   /** Where every moderator change is also posted; unset means nowhere. */
   logChannelId: z.string().optional(),
+  /** Usage limit overrides; absent on guilds nobody has configured (so old records need no migration). */
+  limits: LimitOverridesSchema.optional(),
+  /** Roles whose members have no member limits (the server's daily token cap still applies to them). */
+  limitExemptRoles: z.array(z.string()).optional(),
   updatedAt: z.number().optional(),
 });
 
 /** Parsed forms of the schemas above. */
 export type ToolRule = z.infer<typeof ToolRuleSchema>;
+/** @see LimitOverridesSchema */
+export type LimitOverrides = z.infer<typeof LimitOverridesSchema>;
 /** @see AuditEntrySchema */
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 /** @see GuildSettingsSchema */

@@ -14,7 +14,8 @@ export type {
   StorageLogger,
   StoredMessage,
 } from './types.js';
-export { toModelMessages, speakerTag } from './types.js';
+export { toModelMessages } from './types.js';
+export * from './usage/index.js';
 export {
   AUDIT_LOG_LIMIT,
   GUILD_SETTINGS_VERSION,
@@ -22,6 +23,7 @@ export {
   defaultGuildSettings,
   type AuditEntry,
   type GuildSettings,
+  type LimitOverrides,
   type ToolRule,
 } from './guild-settings-schema.js';
 export { RECORD_VERSION, type Migrations } from './records.js';

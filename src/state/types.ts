@@ -2,6 +2,7 @@
  * The vocabulary of thread memory: what a stored message is, what a loaded conversation holds, and the
  * small interfaces the Discord layer and the engine program against.
  */
+import { speakerTag } from '../agent/clean-text.js';
 import type { ChatMessage, Usage } from '../agent/types.js';
 import type { GuildSettings } from './guild-settings-schema.js';
 
@@ -86,7 +87,7 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
       case 'system':
         return { role: 'system', content: m.content };
       case 'user':
-        return { role: 'user', content: m.author ? `[${speakerTag(m.author)}] ${m.content}` : m.content };
+        return { role: 'user', content: m.author ? `[${speakerTag(m.author.name, m.author.id)}] ${m.content}` : m.content };
       case 'assistant':
         return m.tool_calls?.length
           ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }
@@ -97,19 +98,3 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
   });
 }
 
-/**
- * A display name as a speaker label for the model: one short line that cannot close the bracket or
- * pose as another label (no brackets, line breaks, control or invisible characters).
- */
-export function speakerTag(author: Author): string {
-  const cleaned = author.name
-    .normalize('NFKC')
-    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
-    .replace(/\p{Cf}+/gu, '')
-    .replace(/[[\]]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 40)
-    .trim();
-  return cleaned || `user ${author.id}`;
-}

@@ -5,6 +5,8 @@
  * an INSERT of a fresh key in the Keyv SQL table), and conversations live in those logs.
  */
 import type Keyv from 'keyv';
+import type { RedisClientType } from '@keyv/redis';
+import type pg from 'pg';
 import { StorageError, describeError } from '../../errors.js';
 
 /** Which storage a KEYV_URL chose. */
@@ -16,6 +18,17 @@ export interface LogEntry {
   raw: string;
 }
 
+/**
+ * The driver under a backend, for stores that need what Keyv cannot give: atomic counters, scripts and
+ * transactions (the usage limiter). SQLite gives the file rather than the connection: a store that opens
+ * transactions needs a connection of its own, or another caller's statements would land inside them.
+ */
+export type NativeClient =
+  | { kind: 'memory' }
+  | { kind: 'sqlite'; file: string; busyMs: number }
+  | { kind: 'redis'; client: RedisClientType; commandMs: number }
+  | { kind: 'postgres'; pool: pg.Pool };
+
 /** A storage backend: Keyv for single records plus an atomic append-only log per thread. */
 export interface Backend {
   readonly kind: BackendKind;
@@ -23,6 +36,8 @@ export interface Backend {
   readonly where: string;
   /** Keyv over the same adapter, with `throwOnErrors`; keys are used exactly as given (no prefixing). */
   readonly keyv: Keyv;
+  /** The underlying driver, shared with Keyv (closing the backend closes it). */
+  readonly native: NativeClient;
   /**
    * Add one entry at the end of `log`. Atomic; a concurrent appender, in this or another process, can
    * never overwrite it. `ttlMs` is a hint: backends with native expiry restart the log's clock.

@@ -13,6 +13,7 @@ export function openMemoryBackend(): Backend {
     kind: 'memory',
     where: 'memory',
     keyv,
+    native: { kind: 'memory' },
     async append(log, raw) {
       const entries = logs.get(log);
       if (entries) entries.push(raw);

@@ -18,6 +18,11 @@ export class OwnPoolKeyvPostgres extends KeyvPostgres {
     super(options);
   }
 
+  /** The pool this adapter queries through (set once `connect` has run, which the constructor starts). */
+  get pool(): pg.Pool | undefined {
+    return this.ownPool;
+  }
+
   override async connect(): Promise<(sql: string, values?: unknown[]) => Promise<any[]>> {
     const { uri, ...rest } = this.opts;
     const pool = new pg.Pool({ ...rest, connectionString: uri });

@@ -1,5 +1,5 @@
 /** The PostgreSQL backend, over @keyv/postgres with a pool of its own (see postgres-adapter.ts). */
-import { guarded, redactUrl, type Backend, type OpenOptions } from './backend.js';
+import { guarded, redactUrl, storageFailure, type Backend, type OpenOptions } from './backend.js';
 import { OwnPoolKeyvPostgres } from './postgres-adapter.js';
 import { sqlBackend, type Query } from './sql-backend.js';
 import { sqlStatements } from './sql-statements.js';
@@ -27,6 +27,8 @@ export async function openPostgresBackend(url: string, options: OpenOptions): Pr
       }
     }
   });
-  return sqlBackend('postgres', where, adapter, query, statements);
+  const pool = adapter.pool;
+  if (!pool) throw storageFailure('postgres', where, 'connecting', new Error('the adapter has no connection pool'));
+  return sqlBackend('postgres', where, adapter, query, statements, { kind: 'postgres', pool });
 }
 

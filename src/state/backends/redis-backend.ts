@@ -9,7 +9,7 @@
  * against `commandMs`.
  */
 import Keyv from 'keyv';
-import KeyvRedis, { createClient } from '@keyv/redis';
+import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
 import { guarded, redactUrl, storageFailure, type Backend, type LogEntry, type OpenOptions } from './backend.js';
 
 // Compare-then-write in one server-side step: Redis runs a script without interleaving other commands.
@@ -62,6 +62,7 @@ export async function openRedisBackend(url: string, options: OpenOptions): Promi
     kind: 'redis',
     where,
     keyv,
+    native: { kind: 'redis', client: client as unknown as RedisClientType, commandMs },
     append: (log, raw, ttlMs) =>
       run('append', async () => {
         const multi = client.multi().rPush(log, raw);

@@ -7,7 +7,7 @@
  */
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { StorageError } from '../../errors.js';
-import { guarded, type Backend, type LogEntry } from './backend.js';
+import { guarded, type Backend, type LogEntry, type NativeClient } from './backend.js';
 import type { SqlStatements } from './sql-statements.js';
 
 /** A Keyv SQL adapter's `query`: statement and positional parameters in, rows out. */
@@ -23,6 +23,7 @@ export function sqlBackend(
   adapter: KeyvStoreAdapter & { disconnect(): Promise<void> },
   query: Query,
   sql: SqlStatements,
+  native: NativeClient,
 ): Backend {
   const keyv = new Keyv({ store: adapter, throwOnErrors: true, namespace: undefined, useKeyPrefix: false });
   const run = <T>(action: string, call: () => Promise<T>) => guarded(kind, where, action, call);
@@ -32,6 +33,7 @@ export function sqlBackend(
     kind,
     where,
     keyv,
+    native,
     append: (log, raw) =>
       run('append', async () => {
         for (let attempt = 0; attempt < MAX_APPEND_ATTEMPTS; attempt++) {

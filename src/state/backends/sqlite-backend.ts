@@ -18,6 +18,6 @@ export async function openSqliteBackend(file: string, options: OpenOptions): Pro
   await guarded('sqlite', where, 'opening the database', async () => {
     for (const statement of statements.setup) await query(statement);
   });
-  return sqlBackend('sqlite', where, adapter, query, statements);
+  return sqlBackend('sqlite', where, adapter, query, statements, { kind: 'sqlite', file, busyMs: options.timeouts.busyMs });
 }
 

@@ -1,0 +1,121 @@
+/**
+ * What the usage limiter adds to every request: admit (token reads, a concurrency lease, the hourly
+ * window) + record (one model call's tokens for member, channel and server) + release, in µs, on every
+ * backend that is reachable (memory, SQLite in a temp dir, Redis and PostgreSQL on 127.0.0.1). The
+ * baseline, measured in the same run on the same backend, is one plain Keyv get. Run alone with
+ * `npx tsx bench/limits.ts`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DEFAULT_TIMEOUTS, type Backend } from '../src/state/backends/backend.js';
+import { openBackend } from '../src/state/backends/open-backend.js';
+import { LEASE_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../src/state/usage/sql-counters.js';
+import { createUsageLimiter, priceTable, type EffectiveLimits } from '../src/state/usage/index.js';
+import { fmt, median, percentile, type BenchSection } from './stats.js';
+
+const LIMITS: EffectiveLimits = { runsPerHour: 1_000_000, concurrentRuns: 2, userDailyTokens: 1e12, guildDailyTokens: 1e12, exempt: false };
+const MEMBERS = 50;
+
+async function openIfReachable(url: string, dir: string): Promise<Backend | undefined> {
+  try {
+    return await openBackend(url, dir, { timeouts: { ...DEFAULT_TIMEOUTS, connectMs: 1_000 }, onBackgroundError: () => {} });
+  } catch {
+    return undefined;
+  }
+}
+
+const us = (ms: number) => ms * 1_000;
+
+/** One backend's row: baseline get, then admit + record + release, each timed per request. */
+async function benchBackend(backend: Backend): Promise<BenchSection['rows'][number]> {
+  const namespace = `bench-limits-${process.pid}-${Date.now().toString(36)}`;
+  const limiter = await createUsageLimiter({ backend, namespace, now: () => new Date(), prices: priceTable(), leaseMs: 300_000 });
+  try {
+    await backend.keyv.set(`${namespace}:probe`, { hello: 'world' });
+    const baseline: number[] = [];
+    const admit: number[] = [];
+    const total: number[] = [];
+    // Warm both paths (JIT, prepared statements, connections) before measuring.
+    for (let i = 0; i < 50; i++) await backend.keyv.get(`${namespace}:probe`);
+    const budgetMs = backend.kind === 'memory' ? 1_000 : 2_500;
+    const deadline = performance.now() + budgetMs;
+    let n = 0;
+    for (; performance.now() < deadline && n < 5_000; n++) {
+      let t = performance.now();
+      await backend.keyv.get(`${namespace}:probe`);
+      baseline.push(performance.now() - t);
+
+      t = performance.now();
+      const admission = await limiter.admit({ guildId: 'G1', channelId: `C${n % 5}`, userId: `U${n % MEMBERS}` }, LIMITS);
+      const admitted = performance.now();
+      if (!admission.ok) throw new Error(`bench request refused by ${admission.limit}`);
+      await admission.ticket.record({ promptTokens: 1_200, completionTokens: 300, totalTokens: 1_500 }, 'gpt-4o-mini');
+      await admission.ticket.release();
+      const done = performance.now();
+      if (n >= 20) {
+        admit.push(admitted - t);
+        total.push(done - t);
+      } else baseline.pop();
+    }
+    const base = median(baseline);
+    return {
+      backend: backend.kind,
+      requests: admit.length,
+      'Keyv get (baseline) median µs': fmt(us(base), 0),
+      'admit median / p99 µs': `${fmt(us(median(admit)), 0)} / ${fmt(us(percentile(admit, 99)), 0)}`,
+      'admit + record + release median / p99 µs': `${fmt(us(median(total)), 0)} / ${fmt(us(percentile(total, 99)), 0)}`,
+      'per request / baseline': `${fmt(median(total) / base, 1)}×`,
+    };
+  } finally {
+    await limiter.close();
+    await purge(backend, namespace).catch(() => undefined);
+  }
+}
+
+async function purge(backend: Backend, namespace: string): Promise<void> {
+  const native = backend.native;
+  if (native.kind === 'redis') {
+    for await (const keys of native.client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 500 })) if (keys.length > 0) await native.client.del(keys);
+  } else if (native.kind === 'postgres') {
+    await native.pool.query(`DELETE FROM ${USAGE_TABLE} WHERE ns = $1`, [namespace]);
+    await native.pool.query(`DELETE FROM ${LEASE_TABLE} WHERE ns = $1`, [namespace]);
+    await native.pool.query(`DELETE FROM ${WINDOW_TABLE} WHERE key LIKE $1`, [`${namespace}:%`]);
+    await native.pool.query('DELETE FROM public.keyv WHERE key LIKE $1', [`${namespace}:%`]);
+  }
+}
+
+/** The limits bench section: one row per reachable backend. */
+export async function benchLimits(): Promise<BenchSection> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'threadwise-bench-limits-'));
+  const rows: BenchSection['rows'] = [];
+  const skipped: string[] = [];
+  const urls = ['memory:', 'sqlite://limits.sqlite', process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'];
+  for (const url of urls) {
+    const backend = await openIfReachable(url, dir);
+    if (!backend) {
+      skipped.push(url);
+      continue;
+    }
+    try {
+      rows.push(await benchBackend(backend));
+    } finally {
+      await backend.close();
+    }
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return {
+    name: 'Usage limits: cost per request (admit + record + release)',
+    rows,
+    notes: [
+      `One request = admit (member and server tokens today, a concurrency lease, the hourly window) + record one model call + release, sequentially, ${MEMBERS} members in one server. Baseline: one Keyv get on the same backend in the same run. On SQLite the lease, the record, the window and the release are each a committed write (the usage connection runs with synchronous=NORMAL in WAL mode).${skipped.length ? ` Not reachable, skipped: ${skipped.join(', ')}.` : ''}`,
+    ],
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { printSection } = await import('./stats.js');
+  printSection(await benchLimits());
+  process.exit(0);
+}

@@ -1,0 +1,90 @@
+/**
+ * Text hygiene for everything that crosses a trust boundary: tool output on its way to the model, and
+ * questions, display names and answers on their way to Discord. Invisible characters are how text hides
+ * instructions from the people reading it ("ASCII smuggling" with Unicode tag characters) and how it
+ * makes code or names read differently from what they are (Trojan Source bidi overrides, zero-width
+ * characters in look-alike names). Pure functions, no dependencies: the engine and the Discord layer
+ * both import this one home.
+ */
+
+// A subdivision flag (England, Scotland, Wales) is the only legitimate use of tag characters:
+// U+1F3F4, two to five tag letters or digits, then CANCEL TAG. A payload hidden there is five characters.
+const SUBDIVISION_FLAG = '\\u{1F3F4}[\\u{E0061}-\\u{E007A}]{2}[\\u{E0030}-\\u{E0039}\\u{E0061}-\\u{E007A}]{1,3}\\u{E007F}';
+// ZWJ glues emoji into one picture (👨‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻): kept only between an emoji (or its
+// variation selector or skin tone) and the next emoji, removed everywhere else.
+const EMOJI_ZWJ = '(?<=[\\p{Extended_Pictographic}\\u{FE0F}\\u{1F3FB}-\\u{1F3FF}])\\u200D(?=\\p{Extended_Pictographic})';
+// The project's own defences put U+200B after "@" (so a name cannot ping) and between backticks (so
+// text cannot close a code block); removing those would undo them, and they hide nothing.
+const DEFENSIVE_ZWSP = '(?<=[@`])\\u200B';
+
+/**
+ * Characters that render as nothing or reorder what is around them:
+ * C0/C1 controls except tab and newlines; soft hyphen; Arabic letter mark; combining grapheme joiner;
+ * Hangul fillers and the Mongolian vowel separator (blank-looking names); zero-width space,
+ * non-joiner and joiner; LRM/RLM; bidi embeddings, overrides and isolates; word joiner, invisible
+ * operators and deprecated format characters; BOM / zero-width no-break space; interlinear annotations;
+ * and every Unicode tag character.
+ */
+const INVISIBLE =
+  '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5' +
+  '\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\u3164\\uFEFF\\uFFA0\\uFFF9-\\uFFFB' +
+  '\\u{E0000}-\\u{E007F}]';
+
+const CLEAN = new RegExp(`(${SUBDIVISION_FLAG}|${EMOJI_ZWJ}|${DEFENSIVE_ZWSP})|${INVISIBLE}`, 'gu');
+
+/**
+ * `text` without invisible and spoofing characters (see INVISIBLE above); emoji sequences, subdivision
+ * flags, tabs and newlines survive. Idempotent, and never makes text longer.
+ */
+export function cleanText(text: string): string {
+  return text.replace(CLEAN, (match, kept: string | undefined) => kept ?? '');
+}
+
+// Whatever shows nothing on its own: whitespace and separators, controls and format characters,
+// unassigned and private-use code points, lone combining marks, and the Braille blank.
+const BLANK = /^[\s\p{Z}\p{C}\p{M}\u2800]*$/u;
+
+/** True when `text` has nothing to read: empty, or only whitespace, controls and invisible characters. */
+export function isBlankQuestion(text: string): boolean {
+  return BLANK.test(cleanText(text));
+}
+
+/** Longest display name shown in a message. Discord allows 32; webhooks and old records may exceed it. */
+export const DISPLAY_NAME_MAX = 80;
+
+/**
+ * A display name made safe to show inside our own Markdown: invisible characters removed, Markdown
+ * and heading/quote markers escaped so the name cannot format (or break) the message around it, "@"
+ * followed by U+200B so it can never read as a mention, and at most `max` characters (cut before an
+ * escape, never through one).
+ */
+export function escapeDisplayName(name: string, max = DISPLAY_NAME_MAX): string {
+  const clean = cleanText(name).replace(/[\r\n\t]+/g, ' ').trim();
+  let out = '';
+  let visible = 0;
+  for (const ch of clean) {
+    if (visible >= max) break;
+    visible++;
+    if (ch === '@') out += '@\u200b';
+    else if (/[\\*_~`|>#[\]()<-]/.test(ch)) out += `\\${ch}`;
+    else out += ch;
+  }
+  return out;
+}
+
+/**
+ * A display name as the speaker label the model sees, `[label] message`: the one way speakers are
+ * labelled (many OpenAI-compatible servers drop the API's `name` field). One short line of the name's
+ * own letters (so "田中" stays "田中") that cannot close its bracket, start a new line or smuggle
+ * hidden text; `user <id>` when nothing readable is left.
+ */
+export function speakerTag(name: string, fallbackId: string): string {
+  const tag = cleanText(name)
+    .normalize('NFKC')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
+    .replace(/[\p{Cf}\u3164\u115f\u1160\uffa0]+/gu, '')
+    .replace(/[[\]]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return [...tag].slice(0, 40).join('').trim() || `user ${fallbackId}`;
+}

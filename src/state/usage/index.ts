@@ -1,0 +1,32 @@
+/**
+ * Usage limits and accounting. Open with `createUsageLimiter({ backend, ... })` over the storage's
+ * backend; compute the limits with `effectiveLimits` (src/policy/limits.ts); call `admit` before any
+ * model call, `ticket.record` after each, `ticket.release` when the run ends.
+ */
+export { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
+export type {
+  Admission,
+  EffectiveLimits,
+  GuildUsageReport,
+  LimitName,
+  MemberUsageReport,
+  RecordResult,
+  Refusal,
+  UsageLimits,
+  UsageSubject,
+  UsageTicket,
+  UsageTotals,
+} from './types.js';
+export { emptyTotals } from './types.js';
+export { nextUtcMidnight, utcDay } from './counter-store.js';
+export {
+  BUILT_IN_PRICES,
+  NANO_USD_PER_USD,
+  costNanoUsd,
+  formatUsd,
+  parseModelPrices,
+  priceOf,
+  priceTable,
+  type ModelPrice,
+  type PriceTable,
+} from './model-prices.js';
