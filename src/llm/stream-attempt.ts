@@ -1,0 +1,131 @@
+/**
+ * One streamed request: send, wait (at most OPENAI_TIMEOUT_MS) for the server to start answering,
+ * then read the reply for as long as it keeps coming. Silence longer than OPENAI_IDLE_TIMEOUT_MS,
+ * the run's deadline, a broken connection or an error event end it with a ModelError; once the
+ * server has started answering such a failure is final (`progress.started`): the caller must not
+ * resend a request the server may have half-answered.
+ */
+import OpenAI from 'openai';
+import { Stream } from 'openai/streaming';
+import { ModelError } from '../errors.js';
+import type { ModelReply, ModelRequest } from '../agent/types.js';
+import { IdleWatchdog, type WatchdogReason } from './idle-watchdog.js';
+import { fromServerError, serverError, type ErrorContext } from './model-errors.js';
+import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
+
+export interface AttemptInput {
+  client: OpenAI;
+  params: OpenAI.ChatCompletionCreateParamsStreaming;
+  request: ModelRequest;
+  firstByteMs: number;
+  idleMs: number;
+  errorContext: ErrorContext;
+}
+
+export interface AttemptProgress {
+  /** The server answered (status 200): from here on a failure is never resent. */
+  started: boolean;
+}
+
+/** Send one request and read its reply. Errors before the server answers are the SDK's, raw. */
+export async function streamAttempt(input: AttemptInput, progress: AttemptProgress): Promise<ModelReply> {
+  const { request } = input;
+  const local = new AbortController();
+  const signal = request.signal ? AbortSignal.any([request.signal, local.signal]) : local.signal;
+  const remaining = (request.deadline ?? Infinity) - Date.now();
+  const response = await input.client.chat.completions
+    .create(input.params, { signal, timeout: Math.max(1, Math.min(input.firstByteMs, remaining)) })
+    .asResponse();
+  progress.started = true;
+
+  const builder = new ReplyBuilder(request.stop, request.onDelta);
+  let tap: TransformStreamDefaultController<Uint8Array> | undefined;
+  const watchdog = new IdleWatchdog(input.idleMs, request.deadline, (reason) => {
+    tap?.error(new WatchdogError(reason));
+    local.abort();
+  });
+  try {
+    if (!response.body) throw new ModelError('server', 'The model server answered with an empty body.');
+    const body = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        start: (controller) => {
+          tap = controller;
+        },
+        transform: (chunk, controller) => {
+          watchdog.touch();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    if (response.headers.get('content-type')?.includes('text/event-stream')) {
+      const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(new Response(body, { headers: response.headers }), local, input.client);
+      for await (const chunk of stream) {
+        builder.push(chunk);
+        if (builder.stopped) break; // the rest is text we would cut anyway: stop the server writing it
+      }
+    } else {
+      // Some servers answer a streamed request with one plain completion: take it as it is.
+      builder.pushCompletion(parseCompletion(await new Response(body).text()));
+    }
+  } catch (error) {
+    local.abort();
+    throw failure(error, watchdog, builder, input);
+  } finally {
+    watchdog.stop();
+  }
+  // The SDK ends a stream quietly when its signal aborts: say why it ended.
+  if (watchdog.fired || request.signal?.aborted) throw failure(undefined, watchdog, builder, input);
+  return builder.finishReply();
+}
+
+class WatchdogError extends Error {
+  constructor(readonly reason: WatchdogReason) {
+    super(`watchdog: ${reason}`);
+  }
+}
+
+function parseCompletion(text: string): OpenAI.ChatCompletion {
+  let body: OpenAI.ChatCompletion & { error?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch (error) {
+    throw new ModelError('server', `The model server sent a reply that is neither a stream nor JSON: ${text.slice(0, 200)}`, undefined, { cause: error });
+  }
+  if (!body.choices?.length) {
+    throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');
+  }
+  return body;
+}
+
+/** Why a reply that had started failed, as a ModelError that says it was not resent. */
+function failure(error: unknown, watchdog: IdleWatchdog, builder: ReplyBuilder, input: AttemptInput): unknown {
+  if (error instanceof DeltaCallbackError) return error.original;
+  if (error instanceof ModelError) return error;
+  const cause = { cause: error };
+  if (watchdog.fired === 'deadline') {
+    return new ModelError('timeout', 'The run ran out of time while the model server was still writing its reply.', undefined, cause);
+  }
+  if (input.request.signal?.aborted) return new ModelError('aborted', 'The request was cancelled.', undefined, cause);
+  const seconds = Math.round(input.idleMs / 100) / 10;
+  if (watchdog.fired === 'idle') {
+    const what = builder.started
+      ? `stopped sending its reply for ${seconds} s in the middle of it`
+      : `accepted the request but then sent nothing for ${seconds} s`;
+    return new ModelError(
+      'timeout',
+      `The model server ${what} (OPENAI_IDLE_TIMEOUT_MS=${input.idleMs}). The request was not resent, because the server had started answering; if it is only slow, raise OPENAI_IDLE_TIMEOUT_MS.`,
+      undefined,
+      cause,
+    );
+  }
+  if (error instanceof OpenAI.APIError) {
+    // An error event inside the stream (context too long, a template that cannot render tools...).
+    return fromServerError(serverError(error), input.errorContext, error);
+  }
+  return new ModelError(
+    'connection',
+    `The connection to the model server broke while it was writing its reply (${error instanceof Error ? error.message : String(error)}). The request was not resent, because the server had started answering; try again.`,
+    undefined,
+    cause,
+  );
+}
