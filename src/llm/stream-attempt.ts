@@ -30,14 +30,26 @@ export interface AttemptProgress {
 /** Send one request and read its reply. Errors before the server answers are the SDK's, raw. */
 export async function streamAttempt(input: AttemptInput, progress: AttemptProgress): Promise<ModelReply> {
   const { request } = input;
+  // Our own controller, so the watchdog can end the reply; the caller's signal is passed on to it.
+  // (A listener rather than AbortSignal.any, which costs more on every step.)
   const local = new AbortController();
-  const signal = request.signal ? AbortSignal.any([request.signal, local.signal]) : local.signal;
-  const remaining = (request.deadline ?? Infinity) - Date.now();
-  const response = await input.client.chat.completions
-    .create(input.params, { signal, timeout: Math.max(1, Math.min(input.firstByteMs, remaining)) })
-    .asResponse();
-  progress.started = true;
+  const passOn = () => local.abort(request.signal?.reason);
+  if (request.signal?.aborted) local.abort(request.signal.reason);
+  request.signal?.addEventListener('abort', passOn, { once: true });
+  try {
+    const remaining = (request.deadline ?? Infinity) - Date.now();
+    const response = await input.client.chat.completions
+      .create(input.params, { signal: local.signal, timeout: Math.max(1, Math.min(input.firstByteMs, remaining)) })
+      .asResponse();
+    progress.started = true;
+    return await readReply(response, local, input);
+  } finally {
+    request.signal?.removeEventListener('abort', passOn);
+  }
+}
 
+async function readReply(response: Response, local: AbortController, input: AttemptInput): Promise<ModelReply> {
+  const { request } = input;
   const builder = new ReplyBuilder(request.stop, request.onDelta);
   let tap: TransformStreamDefaultController<Uint8Array> | undefined;
   const watchdog = new IdleWatchdog(input.idleMs, request.deadline, (reason) => {
@@ -46,18 +58,19 @@ export async function streamAttempt(input: AttemptInput, progress: AttemptProgre
   });
   try {
     if (!response.body) throw new ModelError('server', 'The model server answered with an empty body.');
-    const body = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        start: (controller) => {
-          tap = controller;
-        },
-        transform: (chunk, controller) => {
-          watchdog.touch();
-          controller.enqueue(chunk);
-        },
-      }),
-    );
     if (response.headers.get('content-type')?.includes('text/event-stream')) {
+      // Every byte counts as a sign of life, SSE comments (keep-alive pings) included.
+      const body = response.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          start: (controller) => {
+            tap = controller;
+          },
+          transform: (chunk, controller) => {
+            watchdog.touch();
+            controller.enqueue(chunk);
+          },
+        }),
+      );
       const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(new Response(body, { headers: response.headers }), local, input.client);
       for await (const chunk of stream) {
         builder.push(chunk);
@@ -65,7 +78,7 @@ export async function streamAttempt(input: AttemptInput, progress: AttemptProgre
       }
     } else {
       // Some servers answer a streamed request with one plain completion: take it as it is.
-      builder.pushCompletion(parseCompletion(await new Response(body).text()));
+      builder.pushCompletion(parseCompletion(await response.text()));
     }
   } catch (error) {
     local.abort();
