@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { Stream } from 'openai/streaming';
 import { ModelError } from '../errors.js';
 import type { ModelReply, ModelRequest } from '../agent/types.js';
-import { IdleWatchdog, type WatchdogReason } from './idle-watchdog.js';
+import { IdleWatchdog } from './idle-watchdog.js';
 import { fromServerError, serverError, type ErrorContext } from './model-errors.js';
 import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
 
@@ -51,27 +51,14 @@ export async function streamAttempt(input: AttemptInput, progress: AttemptProgre
 async function readReply(response: Response, local: AbortController, input: AttemptInput): Promise<ModelReply> {
   const { request } = input;
   const builder = new ReplyBuilder(request.stop, request.onDelta);
-  let tap: TransformStreamDefaultController<Uint8Array> | undefined;
-  const watchdog = new IdleWatchdog(input.idleMs, request.deadline, (reason) => {
-    tap?.error(new WatchdogError(reason));
-    local.abort();
-  });
+  // Firing aborts the fetch: the pending read fails, and the check after the loop says why.
+  const watchdog = new IdleWatchdog(input.idleMs, request.deadline, () => local.abort());
   try {
     if (!response.body) throw new ModelError('server', 'The model server answered with an empty body.');
     if (response.headers.get('content-type')?.includes('text/event-stream')) {
-      // Every byte counts as a sign of life, SSE comments (keep-alive pings) included.
-      const body = response.body.pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          start: (controller) => {
-            tap = controller;
-          },
-          transform: (chunk, controller) => {
-            watchdog.touch();
-            controller.enqueue(chunk);
-          },
-        }),
-      );
-      const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(new Response(body, { headers: response.headers }), local, input.client);
+      const sse = { body: touching(response.body, () => watchdog.touch()), headers: response.headers };
+      // The SDK reads `body` as an async iterable when it is one (internal/shims ReadableStreamToAsyncIterable).
+      const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(sse as unknown as Response, local, input.client);
       for await (const chunk of stream) {
         builder.push(chunk);
         if (builder.stopped) break; // the rest is text we would cut anyway: stop the server writing it
@@ -91,9 +78,22 @@ async function readReply(response: Response, local: AbortController, input: Atte
   return builder.finishReply();
 }
 
-class WatchdogError extends Error {
-  constructor(readonly reason: WatchdogReason) {
-    super(`watchdog: ${reason}`);
+/**
+ * The body's bytes, reporting each chunk as it arrives: every byte is a sign of life, SSE comments
+ * (the keep-alive pings some servers send while reading a long prompt) included. Lighter than a
+ * TransformStream on every step's path.
+ */
+async function* touching(body: ReadableStream<Uint8Array>, onBytes: () => void): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onBytes();
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
   }
 }
 

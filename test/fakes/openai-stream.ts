@@ -25,6 +25,8 @@ export interface StreamShape {
   firstEventDelayMs?: number;
   /** One longer pause before event number `beforeEvent`. */
   pause?: { beforeEvent: number; ms: number };
+  /** During the first-event delay and the pause, send an SSE comment (`: ping`) this often, as some servers do. */
+  pingEveryMs?: number;
   /** Destroy the connection before event number n. */
   dropBeforeEvent?: number;
   /** Send an SSE error event before event number `beforeEvent` (default 0) and end the stream. */
@@ -139,17 +141,26 @@ export function streamEvents(reply: ScriptedMessage, wire: Wire, usageAsked: boo
   return events;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Wait `ms`, writing keep-alive comments meanwhile when the shape asks for them. */
+async function wait(res: http.ServerResponse, ms: number, pingEveryMs?: number): Promise<void> {
+  if (!pingEveryMs) return sleep(ms);
+  for (let left = ms; left > 0 && !res.destroyed; left -= pingEveryMs) {
+    await sleep(Math.min(pingEveryMs, left));
+    if (!res.destroyed) res.write(': ping\n\n');
+  }
+}
 
 /** Write the events at the reply's pace; stops quietly if the client goes away. */
 export async function writeStream(res: http.ServerResponse, events: string[], shape: StreamShape = {}): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
-  if (shape.firstEventDelayMs) await sleep(shape.firstEventDelayMs);
+  if (shape.firstEventDelayMs) await wait(res, shape.firstEventDelayMs, shape.pingEveryMs);
   for (let i = 0; i < events.length; i++) {
     if (res.destroyed) return;
     if (i > 0 && shape.paceMs) await sleep(shape.paceMs);
-    if (shape.pause?.beforeEvent === i) await sleep(shape.pause.ms);
+    if (shape.pause?.beforeEvent === i) await wait(res, shape.pause.ms, shape.pingEveryMs);
     if (res.destroyed) return;
     if (shape.dropBeforeEvent === i) {
       res.socket?.destroy();

@@ -61,6 +61,13 @@ describe('time limits on a streamed reply', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('counts keep-alive comments as signs of life: a server that pings while it thinks is not cut off', async () => {
+    server.script({ content: 'Thought it through.', stream: { firstEventDelayMs: 700, pause: { beforeEvent: 2, ms: 700 }, pingEveryMs: 100 } });
+    const reply = await clientFor(server, { idleTimeoutMs: IDLE_MS }).complete(recording().request);
+    expect(reply.content).toBe('Thought it through.');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not resend when the connection breaks after the server started answering', async () => {
     server.script({ content: 'half of it', stream: { chunks: ['half ', 'of it'], dropBeforeEvent: 2 } }, { content: 'never asked' });
     const error = await failure(clientFor(server, { maxRetries: 2 }).complete(recording().request));
