@@ -12,6 +12,7 @@ import type { ModelReply, ModelRequest } from '../agent/types.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { fromServerError, serverError, type ErrorContext } from './model-errors.js';
 import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
+import { normalizeErrorBody } from './error-body-fetch.js';
 
 export interface AttemptInput {
   client: OpenAI;
@@ -65,7 +66,7 @@ async function readReply(response: Response, local: AbortController, input: Atte
       }
     } else {
       // Some servers answer a streamed request with one plain completion: take it as it is.
-      builder.pushCompletion(parseCompletion(await response.text()));
+      builder.pushCompletion(parseCompletion(await response.text(), input.errorContext));
     }
   } catch (error) {
     local.abort();
@@ -97,12 +98,18 @@ async function* touching(body: ReadableStream<Uint8Array>, onBytes: () => void):
   }
 }
 
-function parseCompletion(text: string): OpenAI.ChatCompletion {
+function parseCompletion(text: string, context: ErrorContext): OpenAI.ChatCompletion {
   let body: OpenAI.ChatCompletion & { error?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
   } catch (error) {
     throw new ModelError('server', `The model server sent a reply that is neither a stream nor JSON: ${text.slice(0, 200)}`, undefined, { cause: error });
+  }
+  if (body.error) {
+    // An error sent with status 200, as some gateways do.
+    const said = (JSON.parse(normalizeErrorBody(text)) as { error: { message?: unknown; code?: unknown; type?: unknown } }).error;
+    const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    throw fromServerError({ message: String(said.message ?? text.slice(0, 300)), code: field(said.code), type: field(said.type) }, context);
   }
   if (!body.choices?.length) {
     throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');

@@ -134,6 +134,7 @@ export class FakeOpenAIServer {
 
   private answer(reply: ScriptedMessage, recorded: RecordedRequest, res: http.ServerResponse): void {
     const { body } = recorded;
+    if (reply.stream?.rawJson !== undefined) return send(res, 200, reply.stream.rawJson);
     const wire = toWire(reply, body.model, () => this.nextId++, body.stop, this.options.honourStop ?? false);
     if (!body.stream || reply.stream?.plainJson) return send(res, 200, completionBody(reply, wire));
     void writeStream(res, streamEvents(reply, wire, body.stream_options?.include_usage === true), reply.stream);

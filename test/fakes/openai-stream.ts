@@ -33,6 +33,8 @@ export interface StreamShape {
   errorEvent?: { error: unknown; beforeEvent?: number };
   /** Answer the streamed request with one plain JSON completion instead. */
   plainJson?: boolean;
+  /** Answer with this JSON body and status 200 instead (a gateway that sends errors that way). */
+  rawJson?: unknown;
   /** When to send the final usage chunk. Default: when the request asks for it (`stream_options.include_usage`). */
   usage?: 'asked' | 'always' | 'never';
 }

@@ -93,6 +93,13 @@ describe('model server errors through the real SDK', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('reads an error sent with status 200 in place of a completion, and does not resend it', async () => {
+    server.script({ stream: { rawJson: { error: { message: 'the input length exceeds the context length' } } } }, { content: 'never asked' });
+    const error = await failure(clientFor(server).complete(recording().request));
+    expect(error.kind).toBe('context-length');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reports any other error event in a stream as a server error with its words', async () => {
     server.script({ content: 'partial', stream: { errorEvent: { error: { message: 'CUDA out of memory' }, beforeEvent: 2 } } });
     const error = await failure(clientFor(server).complete(recording().request));
