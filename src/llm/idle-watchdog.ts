@@ -3,8 +3,10 @@
  * keeps writing from a dead one; this can: every byte that arrives resets the idle timer, so only
  * silence trips it. The run's deadline is a second, fixed timer that no activity extends.
  */
+/** Silence (`idle`) or the run's time limit (`deadline`). */
 export type WatchdogReason = 'idle' | 'deadline';
 
+/** Two timers around one reply: silence, reset by `touch()`, and the deadline. */
 export class IdleWatchdog {
   private readonly idle: NodeJS.Timeout;
   private readonly deadline?: NodeJS.Timeout;

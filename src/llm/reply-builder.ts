@@ -27,6 +27,7 @@ interface PartialCall {
   args: string;
 }
 
+/** Accumulates one reply from its chunks; see the module comment for what it does on the way. */
 export class ReplyBuilder {
   private content = '';
   private reasoning = '';

@@ -4,6 +4,7 @@
 import type OpenAI from 'openai';
 import type { ModelRequest } from '../agent/types.js';
 
+/** The names servers give the reply limit. */
 export type MaxTokensParam = 'max_completion_tokens' | 'max_tokens';
 
 /**
@@ -20,6 +21,7 @@ export function maxTokensParamFor(baseURL: string | undefined): MaxTokensParam {
   }
 }
 
+/** Per-client choices that shape every request body. */
 export interface ParamOptions {
   model: string;
   maxTokensParam: MaxTokensParam;
@@ -29,6 +31,7 @@ export interface ParamOptions {
   streamUsage: boolean;
 }
 
+/** The streamed request body: messages, tools, stop sequences and the reply limit under the server's name for it. */
 export function streamParams(request: ModelRequest, options: ParamOptions): OpenAI.ChatCompletionCreateParamsStreaming {
   const hasTools = request.tools !== undefined && request.tools.length > 0;
   const maxTokens = request.maxTokens ?? options.defaultMaxTokens;

@@ -41,6 +41,7 @@ export function isContextLength(said: { message: string; code?: string; type?: s
   return CONTEXT_LENGTH.some((re) => re.test(said.message));
 }
 
+/** What to tell the user when the request did not fit: the setting that fixes it. */
 export function contextLengthMessage(detail: string): string {
   return (
     `The conversation no longer fits in the model's context window (the server said: ${detail}). ` +
@@ -49,6 +50,7 @@ export function contextLengthMessage(detail: string): string {
   );
 }
 
+/** What to tell the user when the account is out of credit: who must act, and how. */
 export function quotaMessage(detail: string): string {
   return (
     `The bot's model account is out of credit: the model provider refused the request with insufficient_quota (${detail}). ` +

@@ -14,6 +14,7 @@ import { fromServerError, serverError, type ErrorContext } from './model-errors.
 import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
 import { normalizeErrorBody } from './error-body-fetch.js';
 
+/** What one attempt needs: the SDK client, the body to send, the caller's request and the time limits. */
 export interface AttemptInput {
   client: OpenAI;
   params: OpenAI.ChatCompletionCreateParamsStreaming;
@@ -23,6 +24,7 @@ export interface AttemptInput {
   errorContext: ErrorContext;
 }
 
+/** Set by the attempt, read by the retry loop. */
 export interface AttemptProgress {
   /** The server answered (status 200): from here on a failure is never resent. */
   started: boolean;

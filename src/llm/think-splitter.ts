@@ -9,11 +9,13 @@ import { heldBackLength } from './stop-cutter.js';
 const OPEN = '<think>';
 const CLOSE = '</think>';
 
+/** A stretch of streamed text and whether it was answer or reasoning. */
 export interface TextPiece {
   kind: 'content' | 'reasoning';
   text: string;
 }
 
+/** Splits streamed content into answer text and `<think>` reasoning, piece by piece. */
 export class ThinkSplitter {
   private inside = false;
   private pending = '';
