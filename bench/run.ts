@@ -1,5 +1,6 @@
 /** `npm run bench [section ...]`: benchmark sections as markdown tables, with ratios against in-run baselines. */
 import { benchEngine } from './engine.js';
+import { benchFirstDelta } from './first-delta.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator } from './calculator.js';
 import { benchState } from './state.js';
@@ -9,6 +10,7 @@ import { printSection, type BenchSection } from './stats.js';
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
+  ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],

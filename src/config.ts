@@ -14,9 +14,16 @@ export interface ModelConfig {
   apiKey: string;
   baseURL?: string;
   model: string;
+  /** OPENAI_TIMEOUT_MS: longest wait for the server to start answering (connect, read the prompt). */
   timeoutMs: number;
+  /** OPENAI_IDLE_TIMEOUT_MS: longest silence once it answers, before the first token or between tokens. Default 30000. */
+  idleTimeoutMs?: number;
   maxRetries: number;
   maxRetryWaitMs: number;
+  /** MODEL_MAX_TOKENS: most tokens one reply may have; sent when a request names no limit. */
+  maxTokens?: number;
+  /** MODEL_CONTEXT_TOKENS: the model's context window, when set; else asked of the server or the built-in table. */
+  contextTokens?: number;
 }
 
 export interface AgentConfig {
@@ -100,9 +107,17 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     baseURL,
     model: read.string('OPENAI_MODEL') ?? 'gpt-4o-mini',
     timeoutMs: read.int('OPENAI_TIMEOUT_MS', 60_000, 1_000),
+    idleTimeoutMs: read.int('OPENAI_IDLE_TIMEOUT_MS', 30_000, 1_000),
     maxRetries: read.int('OPENAI_MAX_RETRIES', 2, 0, 10),
     maxRetryWaitMs: read.int('OPENAI_MAX_RETRY_WAIT_MS', 10_000, 0),
+    maxTokens: read.int('MODEL_MAX_TOKENS', 1_024, 16, 1_000_000),
+    contextTokens: optionalPositive(read.int('MODEL_CONTEXT_TOKENS', 0, 0, 100_000_000)),
   };
+  if (model.contextTokens !== undefined && model.maxTokens !== undefined && model.maxTokens >= model.contextTokens) {
+    problems.push(
+      `MODEL_MAX_TOKENS (${model.maxTokens}) must be smaller than MODEL_CONTEXT_TOKENS (${model.contextTokens}): the reply shares the context with the request.`,
+    );
+  }
 
   const protocol = read.string('AGENT_PROTOCOL') ?? DEFAULT_RUN.protocol;
   if (!['auto', 'native', 'text'].includes(protocol)) {
@@ -176,6 +191,11 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
 
   if (problems.length > 0) throw new ConfigError(problems);
   return { model, agent, tools, storage, discord, governance, logLevel };
+}
+
+/** 0 means "not set" for limits that have no default. */
+function optionalPositive(value: number): number | undefined {
+  return value > 0 ? value : undefined;
 }
 
 /**

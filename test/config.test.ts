@@ -52,6 +52,18 @@ describe('configuration', () => {
     expect(config.discord?.messageContent).toBe(false);
   });
 
+  it('bounds model replies and times by default, and leaves the context window to the server unless set', () => {
+    const config = load({ OPENAI_API_KEY: 'k' }, false);
+    expect(config.model).toMatchObject({ timeoutMs: 60_000, idleTimeoutMs: 30_000, maxTokens: 1_024 });
+    expect(config.model.contextTokens).toBeUndefined();
+    expect(load({ OPENAI_API_KEY: 'k', MODEL_CONTEXT_TOKENS: '8192' }, false).model.contextTokens).toBe(8_192);
+  });
+
+  it('refuses a reply limit that leaves no room for the request', () => {
+    const problems = problemsOf({ OPENAI_API_KEY: 'k', MODEL_MAX_TOKENS: '4096', MODEL_CONTEXT_TOKENS: '4096' }, false);
+    expect(problems).toEqual([expect.stringMatching(/MODEL_MAX_TOKENS \(4096\) must be smaller than MODEL_CONTEXT_TOKENS \(4096\)/)]);
+  });
+
   it('documents every variable it reads in .env.example', () => {
     const example = readFileSync('.env.example', 'utf8');
     const source = readFileSync('src/config.ts', 'utf8');

@@ -66,6 +66,11 @@ ${instructions ? `\n${instructions}` : ''}`.trim();
     }
     const assistant: ChatMessage = { role: 'assistant', content };
     if (parsed.answer !== undefined) return { kind: 'answer', thought, answer: parsed.answer, assistant };
+    if (parsed.unknownAction !== undefined) {
+      // The model did try to act: say what could not be read, not that there was no Action line.
+      const note = `Observation: "Action: ${parsed.unknownAction.slice(0, 200)}" is not a call I can run. Write "Action: tool_name: input" with one of the tools listed, then PAUSE; or "Answer: …" once you know the answer.`;
+      return { kind: 'remind', thought, reminder: { role: 'user', content: note }, assistant };
+    }
     return { kind: 'remind', thought, reminder: { role: 'user', content: REMINDER }, assistant, prose: parsed.thought };
   }
 

@@ -83,6 +83,7 @@ export class TextStreamClassifier {
         this.section = this.section === 'ended' ? 'ended' : 'answer';
         break;
       case 'observation':
+      case 'question': // a model that invents the next question has finished its reply
         this.section = 'ended';
         break;
       default:

@@ -24,7 +24,7 @@ export class TerminalPrinter {
     if (event.type !== 'text-delta') this.endLine();
     switch (event.type) {
       case 'text-delta':
-        return this.delta(event.step, event.kind, event.text);
+        return this.delta(event.step, event.kind, event.text, event.provisional === true);
       case 'run-start':
         return console.log(dim(`protocol ${event.protocol}, up to ${event.maxSteps} steps, tools: ${event.tools.join(', ') || 'none'}`));
       case 'protocol-fallback':
@@ -53,12 +53,12 @@ export class TerminalPrinter {
     }
   }
 
-  private delta(step: number, kind: 'thought' | 'answer', text: string): void {
+  private delta(step: number, kind: 'thought' | 'answer', text: string, provisional: boolean): void {
     if (this.streamed.get(step) !== kind) {
       this.endLine();
-      // Answer text carries no label while it streams: until the reply ends it may still turn out to be
-      // the thought before a tool call (native protocol).
-      process.stdout.write(kind === 'thought' ? 'Thought: ' : '\n');
+      // Provisional answer text carries no label while it streams: until the reply ends it may still
+      // turn out to be the thought before a tool call (native protocol).
+      process.stdout.write(kind === 'thought' ? 'Thought: ' : provisional ? '\n' : `\n${bold('Answer:')} `);
       this.streamed.set(step, kind);
     }
     process.stdout.write(kind === 'thought' ? dim(text) : text);

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { makeTestTools } from '../fakes/test-tools.js';
-import { collect, modelFor, ofType } from './helpers.js';
+import { createEngine } from '../../src/agent/engine.js';
+import { ScriptedModel } from '../fakes/scripted-model.js';
+import { collect, drain, modelFor, ofType } from './helpers.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -22,7 +24,7 @@ describe('text protocol run', () => {
     );
     const { events, result } = await collect({ model: modelFor(server), tools, messages: question, protocol: 'text' });
     expect(calls).toEqual([{ tool: 'echo', args: { text: 'hello' } }]);
-    expect(events.map((e) => e.type)).toEqual([
+    expect(events.filter((e) => e.type !== 'text-delta').map((e) => e.type)).toEqual([
       'run-start', 'step-start', 'thought', 'action', 'observation', 'step-start', 'thought', 'answer', 'run-end',
     ]);
     expect(result).toMatchObject({ reason: 'answer', answer: 'It says "echo: hello".', protocol: 'text' });
@@ -107,5 +109,16 @@ describe('text protocol run', () => {
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(sent[1]!.content).toBe('Thought: adding\nAction: add: {"a":2,"b":3}\nPAUSE');
     expect(sent[2]!.content).toBe('Observation: 5');
+  });
+});
+
+describe('text protocol reminders', () => {
+  it('names an Action line it could not read instead of claiming there was none', async () => {
+    const model = new ScriptedModel().script({ content: 'Thought: look it up\nAction: geocode(capital of France)' }, { content: 'Answer: Paris' });
+    const { events, result } = await drain(createEngine({ model, tools: makeTestTools().tools, defaults: { protocol: 'text' } }).run({ messages: [{ role: 'user', content: 'Capital?' }] }));
+    const reminder = ofType(events, 'format-reminder')[0]!.text;
+    expect(reminder).toContain('"Action: geocode(capital of France)" is not a call I can run');
+    expect(reminder).not.toContain('no "Action:" line');
+    expect(result.answer).toBe('Paris');
   });
 });

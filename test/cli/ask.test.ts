@@ -22,7 +22,11 @@ describe('npm run ask', () => {
     );
     const { code, stdout } = await ask(['--json', '--protocol', 'native', 'What is 6 times 7?'], env());
     expect(code).toBe(0);
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    let events = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    // Text as it streams, then the events that settle each step.
+    const deltas = events.filter((e) => e.type === 'text-delta');
+    expect(deltas.map((e) => e.text).join('')).toBe('Computing and checking the time.It is 42.');
+    events = events.filter((e) => e.type !== 'text-delta');
     expect(events.map((e) => e.type)).toEqual(['run-start', 'step-start', 'thought', 'action', 'action', 'observation', 'observation', 'step-start', 'answer', 'run-end']);
     expect(events[3]).toMatchObject({ tool: 'calculate', input: { expression: '6 * 7' } });
     expect(events[5]).toMatchObject({ output: '42', isError: false });

@@ -2,20 +2,31 @@
  * A local OpenAI-compatible chat completions server for tests: the real `openai` SDK talks to it over
  * HTTP on 127.0.0.1. Replies come from a script (a queue); an empty queue answers 500 and records a
  * failure, so a test that makes more calls than it scripted fails loudly instead of hanging.
+ *
+ * A streamed request (`stream: true`) gets the same scripted reply as SSE chunks (see
+ * openai-stream.ts for pace, pauses, drops and error events); others get one JSON completion. Like
+ * many real servers it ignores `stop` unless told otherwise. It also answers the GETs that servers
+ * use to report a model's context window: `/v1/models`, llama.cpp's `/props`, LM Studio's `/api/v0/models`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { completionBody, streamEvents, toWire, writeStream, type ScriptedMessage } from './openai-stream.js';
 
-export interface ScriptedToolCall {
-  name: string;
-  arguments: string | Record<string, unknown>;
-  id?: string;
+export type { ScriptedMessage, ScriptedToolCall, StreamShape } from './openai-stream.js';
+
+/** An error reply. `body` replaces the default `{"error": {message, type, code, param}}` (other servers' shapes). */
+export interface ScriptedError {
+  status: number;
+  error: string;
+  type?: string;
+  code?: string | number | null;
+  param?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
 }
 
-export type ScriptedReply =
-  | { content?: string; toolCalls?: ScriptedToolCall[]; delayMs?: number; usage?: { prompt: number; completion: number } }
-  | { status: number; error: string; headers?: Record<string, string>; delayMs?: number }
-  | ((request: RecordedRequest) => ScriptedReply);
+export type ScriptedReply = ScriptedMessage | ScriptedError | ((request: RecordedRequest) => ScriptedReply);
 
 export interface RecordedRequest {
   body: {
@@ -24,26 +35,45 @@ export interface RecordedRequest {
     tools?: Array<{ type: string; function: { name: string; description: string; parameters: unknown } }>;
     tool_choice?: unknown;
     stop?: string[];
+    stream?: boolean;
+    stream_options?: { include_usage?: boolean };
+    max_tokens?: number;
+    max_completion_tokens?: number;
   };
   headers: http.IncomingHttpHeaders;
   at: number;
 }
 
+export interface FakeServerOptions {
+  /** Answer 400 "Unknown parameter: 'stream_options'" to any request that sends it, as some gateways do. */
+  rejectStreamOptions?: boolean;
+  /** Cut replies at the request's stop sequences, as a server that honours `stop` does. Default: ignore them. */
+  honourStop?: boolean;
+  /** Body of `GET /v1/models`. Default: one model, `fake-model`, with no context field. */
+  models?: unknown;
+  /** Body of llama.cpp's `GET /props`; unset answers 404. */
+  props?: unknown;
+  /** Body of LM Studio's `GET /api/v0/models`; unset answers 404. */
+  lmStudioModels?: unknown;
+}
+
 export class FakeOpenAIServer {
   readonly requests: RecordedRequest[] = [];
   readonly failures: string[] = [];
+  /** Paths of the GET requests, in order. */
+  readonly gets: string[] = [];
   private readonly queue: ScriptedReply[] = [];
   private readonly server: http.Server;
   private nextId = 1;
   /** Requests whose connection closed before the reply was sent (the client aborted). */
   aborted = 0;
 
-  private constructor() {
+  private constructor(readonly options: FakeServerOptions) {
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
-  static async start(): Promise<FakeOpenAIServer> {
-    const fake = new FakeOpenAIServer();
+  static async start(options: FakeServerOptions = {}): Promise<FakeOpenAIServer> {
+    const fake = new FakeOpenAIServer(options);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -71,11 +101,16 @@ export class FakeOpenAIServer {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.method === 'GET') return this.answerGet(req.url ?? '', res);
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         return send(res, 404, { error: { message: `fake server: no route ${req.method} ${req.url}` } });
       }
       const recorded: RecordedRequest = { body: JSON.parse(Buffer.concat(chunks).toString('utf8')), headers: req.headers, at: Date.now() };
       this.requests.push(recorded);
+      if (this.options.rejectStreamOptions && recorded.body.stream_options) {
+        const error = { message: "Unknown parameter: 'stream_options'.", type: 'invalid_request_error', param: 'stream_options', code: 'unknown_parameter' };
+        return send(res, 400, { error });
+      }
       let next = this.queue.shift();
       if (next === undefined) {
         const message = `fake server: script empty at request ${this.requests.length}`;
@@ -84,42 +119,45 @@ export class FakeOpenAIServer {
       }
       while (typeof next === 'function') next = next(recorded);
       const reply = next;
-      const respond = () => {
-        if (res.destroyed) return;
-        if ('status' in reply) return send(res, reply.status, { error: { message: reply.error, type: 'fake' } }, reply.headers);
-        send(res, 200, this.completion(recorded.body.model, reply));
-      };
       res.on('close', () => {
         if (!res.writableFinished) this.aborted++;
       });
+      const respond = () => {
+        if (res.destroyed) return;
+        if ('status' in reply) return send(res, reply.status, reply.body ?? errorBody(reply), reply.headers);
+        this.answer(reply, recorded, res);
+      };
       if (reply.delayMs) setTimeout(respond, reply.delayMs);
       else respond();
     });
   }
 
-  private completion(model: string, reply: Exclude<ScriptedReply, Function | { status: number }>) {
-    const toolCalls = (reply.toolCalls ?? []).map((c) => ({
-      id: c.id ?? `call_${this.nextId++}`,
-      type: 'function',
-      function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
-    }));
-    const prompt = reply.usage?.prompt ?? 10;
-    const completion = reply.usage?.completion ?? 5;
-    return {
-      id: `chatcmpl-${this.nextId++}`,
-      object: 'chat.completion',
-      created: 0,
-      model,
-      choices: [
-        {
-          index: 0,
-          finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
-          message: { role: 'assistant', content: reply.content ?? null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-        },
-      ],
-      usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-    };
+  private answer(reply: ScriptedMessage, recorded: RecordedRequest, res: http.ServerResponse): void {
+    const { body } = recorded;
+    if (reply.stream?.rawJson !== undefined) return send(res, 200, reply.stream.rawJson);
+    const wire = toWire(reply, body.model, () => this.nextId++, body.stop, this.options.honourStop ?? false);
+    if (!body.stream || reply.stream?.plainJson) return send(res, 200, completionBody(reply, wire));
+    void writeStream(res, streamEvents(reply, wire, body.stream_options?.include_usage === true), reply.stream);
   }
+
+  private answerGet(url: string, res: http.ServerResponse): void {
+    this.gets.push(url);
+    const path = url.split('?')[0];
+    const found =
+      path === '/v1/models'
+        ? (this.options.models ?? { object: 'list', data: [{ id: 'fake-model', object: 'model', owned_by: 'fake' }] })
+        : path === '/props'
+          ? this.options.props
+          : path === '/api/v0/models'
+            ? this.options.lmStudioModels
+            : undefined;
+    if (found === undefined) return send(res, 404, { error: { message: `fake server: no route GET ${url}` } });
+    send(res, 200, found);
+  }
+}
+
+function errorBody(reply: ScriptedError) {
+  return { error: { message: reply.error, type: reply.type ?? 'fake', code: reply.code ?? null, param: reply.param ?? null } };
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

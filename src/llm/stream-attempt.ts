@@ -1,0 +1,153 @@
+/**
+ * One streamed request: send, wait (at most OPENAI_TIMEOUT_MS) for the server to start answering,
+ * then read the reply for as long as it keeps coming. Silence longer than OPENAI_IDLE_TIMEOUT_MS,
+ * the run's deadline, a broken connection or an error event end it with a ModelError; once the
+ * server has started answering such a failure is final (`progress.started`): the caller must not
+ * resend a request the server may have half-answered.
+ */
+import OpenAI from 'openai';
+import { Stream } from 'openai/streaming';
+import { ModelError } from '../errors.js';
+import type { ModelReply, ModelRequest } from '../agent/types.js';
+import { IdleWatchdog } from './idle-watchdog.js';
+import { fromServerError, serverError, type ErrorContext } from './model-errors.js';
+import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
+import { normalizeErrorBody } from './error-body-fetch.js';
+
+/** What one attempt needs: the SDK client, the body to send, the caller's request and the time limits. */
+export interface AttemptInput {
+  client: OpenAI;
+  params: OpenAI.ChatCompletionCreateParamsStreaming;
+  request: ModelRequest;
+  firstByteMs: number;
+  idleMs: number;
+  errorContext: ErrorContext;
+}
+
+/** Set by the attempt, read by the retry loop. */
+export interface AttemptProgress {
+  /** The server answered (status 200): from here on a failure is never resent. */
+  started: boolean;
+}
+
+/** Send one request and read its reply. Errors before the server answers are the SDK's, raw. */
+export async function streamAttempt(input: AttemptInput, progress: AttemptProgress): Promise<ModelReply> {
+  const { request } = input;
+  // Our own controller, so the watchdog can end the reply; the caller's signal is passed on to it.
+  // (A listener rather than AbortSignal.any, which costs more on every step.)
+  const local = new AbortController();
+  const passOn = () => local.abort(request.signal?.reason);
+  if (request.signal?.aborted) local.abort(request.signal.reason);
+  request.signal?.addEventListener('abort', passOn, { once: true });
+  try {
+    const remaining = (request.deadline ?? Infinity) - Date.now();
+    const response = await input.client.chat.completions
+      .create(input.params, { signal: local.signal, timeout: Math.max(1, Math.min(input.firstByteMs, remaining)) })
+      .asResponse();
+    progress.started = true;
+    return await readReply(response, local, input);
+  } finally {
+    request.signal?.removeEventListener('abort', passOn);
+  }
+}
+
+async function readReply(response: Response, local: AbortController, input: AttemptInput): Promise<ModelReply> {
+  const { request } = input;
+  const builder = new ReplyBuilder(request.stop, request.onDelta);
+  // Firing aborts the fetch: the pending read fails, and the check after the loop says why.
+  const watchdog = new IdleWatchdog(input.idleMs, request.deadline, () => local.abort());
+  try {
+    if (!response.body) throw new ModelError('server', 'The model server answered with an empty body.');
+    if (response.headers.get('content-type')?.includes('text/event-stream')) {
+      const sse = { body: touching(response.body, () => watchdog.touch()), headers: response.headers };
+      // The SDK reads `body` as an async iterable when it is one (internal/shims ReadableStreamToAsyncIterable).
+      const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(sse as unknown as Response, local, input.client);
+      for await (const chunk of stream) {
+        builder.push(chunk);
+        if (builder.stopped) break; // the rest is text we would cut anyway: stop the server writing it
+      }
+    } else {
+      // Some servers answer a streamed request with one plain completion: take it as it is.
+      builder.pushCompletion(parseCompletion(await response.text(), input.errorContext));
+    }
+  } catch (error) {
+    local.abort();
+    throw failure(error, watchdog, builder, input);
+  } finally {
+    watchdog.stop();
+  }
+  // The SDK ends a stream quietly when its signal aborts: say why it ended.
+  if (watchdog.fired || request.signal?.aborted) throw failure(undefined, watchdog, builder, input);
+  return builder.finishReply();
+}
+
+/**
+ * The body's bytes, reporting each chunk as it arrives: every byte is a sign of life, SSE comments
+ * (the keep-alive pings some servers send while reading a long prompt) included. Lighter than a
+ * TransformStream on every step's path.
+ */
+async function* touching(body: ReadableStream<Uint8Array>, onBytes: () => void): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      onBytes();
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function parseCompletion(text: string, context: ErrorContext): OpenAI.ChatCompletion {
+  let body: OpenAI.ChatCompletion & { error?: unknown };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch (error) {
+    throw new ModelError('server', `The model server sent a reply that is neither a stream nor JSON: ${text.slice(0, 200)}`, undefined, { cause: error });
+  }
+  if (body.error) {
+    // An error sent with status 200, as some gateways do.
+    const said = (JSON.parse(normalizeErrorBody(text)) as { error: { message?: unknown; code?: unknown; type?: unknown } }).error;
+    const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    throw fromServerError({ message: String(said.message ?? text.slice(0, 300)), code: field(said.code), type: field(said.type) }, context);
+  }
+  if (!body.choices?.length) {
+    throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');
+  }
+  return body;
+}
+
+/** Why a reply that had started failed, as a ModelError that says it was not resent. */
+function failure(error: unknown, watchdog: IdleWatchdog, builder: ReplyBuilder, input: AttemptInput): unknown {
+  if (error instanceof DeltaCallbackError) return error.original;
+  if (error instanceof ModelError) return error;
+  const cause = { cause: error };
+  if (watchdog.fired === 'deadline') {
+    return new ModelError('timeout', 'The run ran out of time while the model server was still writing its reply.', undefined, cause);
+  }
+  if (input.request.signal?.aborted) return new ModelError('aborted', 'The request was cancelled.', undefined, cause);
+  const seconds = Math.round(input.idleMs / 100) / 10;
+  if (watchdog.fired === 'idle') {
+    const what = builder.started
+      ? `stopped sending its reply for ${seconds} s in the middle of it`
+      : `accepted the request but then sent nothing for ${seconds} s`;
+    return new ModelError(
+      'timeout',
+      `The model server ${what} (OPENAI_IDLE_TIMEOUT_MS=${input.idleMs}). The request was not resent, because the server had started answering; if it is only slow, raise OPENAI_IDLE_TIMEOUT_MS.`,
+      undefined,
+      cause,
+    );
+  }
+  if (error instanceof OpenAI.APIError) {
+    // An error event inside the stream (context too long, a template that cannot render tools...).
+    return fromServerError(serverError(error), input.errorContext, error);
+  }
+  return new ModelError(
+    'connection',
+    `The connection to the model server broke while it was writing its reply (${error instanceof Error ? error.message : String(error)}). The request was not resent, because the server had started answering; try again.`,
+    undefined,
+    cause,
+  );
+}
