@@ -35,6 +35,19 @@ export interface StorageConfig {
   historyTokenBudget: number;
 }
 
+export interface KnowledgeConfig {
+  /**
+   * Where the knowledge base lives: KNOWLEDGE_URL, else the KEYV_URL database when that is SQLite,
+   * PostgreSQL or memory. Undefined (the knowledge base is off) when KEYV_URL is Redis and
+   * KNOWLEDGE_URL is unset: Redis has no full-text search.
+   */
+  url?: string;
+  /** Largest document, in bytes (KNOWLEDGE_MAX_FILE_BYTES). */
+  maxFileBytes: number;
+  /** Most bytes one server's documents may take (KNOWLEDGE_MAX_BYTES). */
+  maxBytes: number;
+}
+
 export interface DiscordConfig {
   token: string;
   applicationId?: string;
@@ -48,6 +61,7 @@ export interface Config {
   agent: AgentConfig;
   tools: ToolsConfig;
   storage: StorageConfig;
+  knowledge: KnowledgeConfig;
   discord?: DiscordConfig;
   logLevel: string;
 }
@@ -57,6 +71,8 @@ type Env = Record<string, string | undefined>;
 /** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
 export interface LoadOptions {
   needDiscord: boolean;
+  /** False for entry points that never call a model (`npm run kb`): OPENAI_API_KEY is not required then. */
+  needModel?: boolean;
   /** Read `.env` from this directory first (default: the working directory). Tests pass none. */
   dotenvDir?: string | false;
 }
@@ -77,7 +93,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
 
   const baseURL = read.url('OPENAI_BASE_URL');
   const apiKey = read.string('OPENAI_API_KEY') ?? (baseURL ? 'not-needed' : undefined);
-  if (!apiKey) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
+  if (!apiKey && options.needModel !== false) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
 
   const model: ModelConfig = {
     apiKey: apiKey ?? '',
@@ -121,6 +137,19 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     problems.push('KEYV_URL must start with sqlite://, redis://, rediss://, postgres:// or memory:.');
   }
 
+  const knowledgeUrl = read.string('KNOWLEDGE_URL');
+  if (knowledgeUrl !== undefined && !/^(sqlite|postgres|postgresql|memory):/i.test(knowledgeUrl)) {
+    problems.push('KNOWLEDGE_URL must start with sqlite://, postgres:// or memory: (Redis has no full-text search).');
+  }
+  const knowledge: KnowledgeConfig = {
+    url: knowledgeUrl ?? (/^(rediss?):/i.test(storage.keyvUrl) ? undefined : storage.keyvUrl),
+    maxFileBytes: read.int('KNOWLEDGE_MAX_FILE_BYTES', 1_000_000, 1_000, 1_000_000_000),
+    maxBytes: read.int('KNOWLEDGE_MAX_BYTES', 50_000_000, 1_000, Number.MAX_SAFE_INTEGER),
+  };
+  if (knowledge.maxFileBytes > knowledge.maxBytes) {
+    problems.push(`KNOWLEDGE_MAX_FILE_BYTES (${knowledge.maxFileBytes}) cannot be larger than KNOWLEDGE_MAX_BYTES (${knowledge.maxBytes}).`);
+  }
+
   let discord: DiscordConfig | undefined;
   if (options.needDiscord) {
     const token = read.string('DISCORD_TOKEN');
@@ -140,7 +169,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, discord, logLevel };
+  return { model, agent, tools, storage, knowledge, discord, logLevel };
 }
 
 /**
