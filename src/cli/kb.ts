@@ -103,7 +103,7 @@ async function add(kb: KnowledgeBase, collection: string, targets: string[], use
   const addOne = async (label: string, load: () => Promise<DocumentInput>) => {
     try {
       const { status, document } = await kb.add(collection, await load());
-      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${document.passages} passages, ${formatBytes(document.bytes)})  ${document.source}`);
+      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)})  ${document.source}`);
     } catch (error) {
       if (!(error instanceof KnowledgeInputError || error instanceof StorageError)) throw error;
       failed += 1;
@@ -136,9 +136,9 @@ async function list(kb: KnowledgeBase, collection: string): Promise<number> {
     return 0;
   }
   for (const d of documents) {
-    console.log(`#${d.id}  ${d.title}  (${d.passages} passages, ${formatBytes(d.bytes)}, ${d.updatedAt.toISOString().slice(0, 16).replace('T', ' ')})  ${d.source}`);
+    console.log(`#${d.id}  ${d.title}  (${plural(d.passages, 'passage')}, ${formatBytes(d.bytes)}, ${d.updatedAt.toISOString().slice(0, 16).replace('T', ' ')})  ${d.source}`);
   }
-  console.log(`${documents.length} document${documents.length === 1 ? '' : 's'}, ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
+  console.log(`${plural(documents.length, 'document')}, ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
   return 0;
 }
 
@@ -160,11 +160,15 @@ async function search(kb: KnowledgeBase, collection: string, query: string, limi
     return 0;
   }
   hits.forEach((hit, i) => {
-    console.log(`${i + 1}. ${[hit.title, ...hit.headings].join(' › ')}  (score ${hit.score.toFixed(2)})`);
+    console.log(`${i + 1}. ${[hit.title, ...hit.headings].join(' › ')}  (score ${hit.score.toPrecision(3)})`);
     console.log(`   ${hit.link ?? hit.source}`);
     console.log(`   ${hit.snippet}\n`);
   });
   return 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 main().then(
