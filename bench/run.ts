@@ -3,6 +3,7 @@ import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator } from './calculator.js';
 import { benchState } from './state.js';
+import { benchKnowledge } from './knowledge.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -10,6 +11,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
   ['calculator', () => benchCalculator()],
   ['state', () => benchState()],
+  ['knowledge', () => benchKnowledge()],
   ['discord', () => benchDiscord()],
 ];
 

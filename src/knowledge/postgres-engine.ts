@@ -35,6 +35,7 @@ function schema(p: string): string[] {
     `CREATE INDEX IF NOT EXISTS ${p}passages_tsv ON ${p}passages USING GIN (tsv)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_collection ON ${p}passages (collection)`,
+    `CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes)`,
     // Fails at start-up, not on the first document, when the server lacks the configuration.
     `SELECT ${cfg}`,
   ];
@@ -145,9 +146,12 @@ export async function openPostgresEngine(url: string, where: string, options: Po
     search: (collection, terms, limit) =>
       guard('searching', async () => {
         const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; score: number }>(
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, ts_rank_cd(p.tsv, q, 1) AS score
-           FROM ${p}passages p JOIN ${p}documents d ON d.id = p.document_id, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
-           WHERE p.collection = $1 AND p.tsv @@ q ORDER BY score DESC, p.id LIMIT $3`,
+          // Ranked over the passages alone first, so only the best `limit` rows are joined to their documents.
+          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
+           FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
+                 WHERE p.collection = $1 AND p.tsv @@ q ORDER BY score DESC, p.id LIMIT $3) m
+           JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
+           ORDER BY m.score DESC, p.id`,
           [collection, websearchText(terms), limit],
         );
         return rows.map((r): RawHit => ({

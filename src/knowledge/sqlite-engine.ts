@@ -19,6 +19,8 @@ import { SqliteConnection, type SqlRunner } from './sqlite-connection.js';
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 const BATCH = 100;
+/** BM25 with the collection key ignored and the title and headings weighing twice the body; FTS5's `rank`. */
+const RANK = 'bm25(0.0, 2.0, 1.0)';
 
 function schema(p: string): string {
   return `
@@ -30,6 +32,7 @@ CREATE TABLE IF NOT EXISTS ${p}passages (
   id INTEGER PRIMARY KEY, document_id INTEGER NOT NULL, ckey TEXT NOT NULL, ordinal INTEGER NOT NULL,
   headings TEXT NOT NULL, heading_text TEXT NOT NULL, body TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id);
+CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes);
 CREATE VIRTUAL TABLE IF NOT EXISTS ${p}fts USING fts5(ckey, heading_text, body,
   content='${p}passages', content_rowid='id', tokenize='${FTS5_TOKENIZER}');
 CREATE TRIGGER IF NOT EXISTS ${p}passages_ai AFTER INSERT ON ${p}passages BEGIN
@@ -37,7 +40,8 @@ CREATE TRIGGER IF NOT EXISTS ${p}passages_ai AFTER INSERT ON ${p}passages BEGIN
 END;
 CREATE TRIGGER IF NOT EXISTS ${p}passages_ad AFTER DELETE ON ${p}passages BEGIN
   INSERT INTO ${p}fts (${p}fts, rowid, ckey, heading_text, body) VALUES ('delete', old.id, old.ckey, old.heading_text, old.body);
-END;`;
+END;
+INSERT INTO ${p}fts (${p}fts, rank) VALUES ('rank', '${RANK}');`;
 }
 
 /** Open (creating folder, file and tables as needed) the index in `file`, or ':memory:'. */
@@ -99,8 +103,11 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
             batch.flatMap((passage) => [id, ckey, passage.ordinal, JSON.stringify(passage.headings), [request.title, ...passage.headings].join(' — '), passage.text]),
           );
         }
-        const [row] = await tx.all<DocumentRow>(`SELECT ${docColumns} FROM ${p}documents WHERE id = ?`, [id]);
-        return { status: existing ? 'replaced' : 'added', document: toDocumentInfo(row!) };
+        const document = toDocumentInfo({
+          id, collection: request.collection, source: request.source, title: request.title, link: request.link ?? null, format: request.format,
+          bytes: request.bytes, passages: request.passages.length, updated_at: request.now.toISOString(),
+        });
+        return { status: existing ? 'replaced' : 'added', document };
       })),
 
     remove: (collection, idOrSource) =>
@@ -122,9 +129,11 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
     search: (collection, terms, limit) =>
       guard('searching', async () => {
         const rows = await db.all<{ document_id: number; headings: string; body: string; title: string; link: string | null; source: string; score: number }>(
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, bm25(${p}fts, 0.0, 2.0, 1.0) AS score
-           FROM ${p}fts JOIN ${p}passages p ON p.id = ${p}fts.rowid JOIN ${p}documents d ON d.id = p.document_id
-           WHERE ${p}fts MATCH ? ORDER BY score, p.id LIMIT ?`,
+          // Ranked inside the index first, so only the best `limit` rows are joined to their text.
+          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
+           FROM (SELECT rowid AS id, rank AS score FROM ${p}fts WHERE ${p}fts MATCH ? ORDER BY rank LIMIT ?) m
+           JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
+           ORDER BY m.score, p.id`,
           [fts5Match(collectionKey(collection), terms), limit],
         );
         return rows.map((r): RawHit => ({
