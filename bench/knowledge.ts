@@ -27,8 +27,9 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 function wordMaker(seed: number) {
   let s = seed >>> 0;
   const rand = () => ((s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32);
-  const syllables = ['ka', 'lo', 'mi', 'ter', 'son', 'ix', 'ra', 'ven', 'ul', 'pe', 'do', 'qua', 'zen', 'ha', 'tri', 'bel', 'gor', 'ny'];
-  const vocab = Array.from({ length: 20_000 }, () => Array.from({ length: 2 + Math.floor(rand() * 2) }, () => syllables[Math.floor(rand() * syllables.length)]).join(''));
+  const syllables = ['ka', 'lo', 'mi', 'ter', 'son', 'ix', 'ra', 'ven', 'ul', 'pe', 'do', 'qua', 'zen', 'ha', 'tri', 'bel', 'gor', 'ny', 'fa', 'wim', 'sul', 'ob', 'cre', 'tho'];
+  // Three or four syllables: enough distinct words that the vocabulary is not mostly repeats.
+  const vocab = Array.from({ length: 20_000 }, () => Array.from({ length: 3 + Math.floor(rand() * 2) }, () => syllables[Math.floor(rand() * syllables.length)]).join(''));
   const word = () => vocab[Math.floor(vocab.length * rand() ** 1.5)]!;
   return { rand, word, text: (chars: number) => { let out = ''; while (out.length < chars) out += `${word()}${rand() < 0.1 ? '. ' : ' '}`; return out.trim(); } };
 }

@@ -64,7 +64,7 @@ export function documentFromBytes(input: BytesDocument): DocumentInput {
     throw new KnowledgeInputError(`${input.name} is ${formatBytes(input.bytes.length)}; a document may be at most ${formatBytes(input.maxFileBytes)} (KNOWLEDGE_MAX_FILE_BYTES).`);
   }
   const content = decodeText(input.bytes, input.name, input.charset);
-  return { source: input.source, link: input.link, title: undefined, format, content: content };
+  return { source: input.source, link: input.link, title: undefined, format, content };
 }
 
 /** Bytes to text; binary content is refused. */
@@ -72,9 +72,10 @@ export function decodeText(bytes: Uint8Array, name: string, charset?: string): s
   if (bytes.includes(0)) throw binary(name);
   let text: string;
   try {
-    text = new TextDecoder(charset && charset.toLowerCase() !== 'utf8' ? charset : 'utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder(charset ?? 'utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    if (error instanceof RangeError && charset) return decodeText(bytes, name); // unknown charset name: try UTF-8
+    // RangeError: a charset name TextDecoder does not know, so read it as UTF-8. TypeError: undecodable bytes.
+    if (error instanceof RangeError && charset) return decodeText(bytes, name);
     throw binary(name, error);
   }
   assertTextual(text, name);

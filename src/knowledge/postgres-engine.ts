@@ -1,13 +1,16 @@
 /**
  * The knowledge index in PostgreSQL: documents and passages tables, each passage with a `tsvector`
- * (title and headings weighted A, body B) under a GIN index, matched with websearch_to_tsquery and
+ * (title and headings weighted A, body B, plus one lexeme standing for its collection) under a GIN
+ * index. The collection's lexeme is AND-ed to the query inside the index, so the GIN index alone finds
+ * a server's matching passages (a separate btree on the collection tempts the planner into reading all
+ * of a server's passages and testing each). Matched with websearch_to_tsquery and
  * ranked with ts_rank_cd. Writes take a transaction-scoped advisory lock per collection, so the cap
  * check and the write are atomic across every process sharing the database.
  */
 import pg from 'pg';
 import { websearchText } from './query-terms.js';
 import {
-  guardedCall, parseHeadings, toDocumentInfo,
+  collectionKey, guardedCall, parseHeadings, toDocumentInfo,
   type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
 } from './engine.js';
 
@@ -34,7 +37,6 @@ function schema(p: string): string[] {
       tsv TSVECTOR NOT NULL)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_tsv ON ${p}passages USING GIN (tsv)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id)`,
-    `CREATE INDEX IF NOT EXISTS ${p}passages_collection ON ${p}passages (collection)`,
     `CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes)`,
     // Fails at start-up, not on the first document, when the server lacks the configuration.
     `SELECT ${cfg}`,
@@ -118,6 +120,7 @@ export async function openPostgresEngine(url: string, where: string, options: Po
           `INSERT INTO ${p}passages (document_id, collection, ordinal, headings, body, tsv)
            SELECT $1, $2, t.ordinal, t.headings::jsonb, t.body,
              setweight(to_tsvector('${PG_TS_CONFIG}', t.heading_text), 'A') || setweight(to_tsvector('${PG_TS_CONFIG}', t.body), 'B')
+               || array_to_tsvector(ARRAY[$7::text])
            FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, headings, heading_text, body)`,
           [
             row.id, request.collection,
@@ -125,6 +128,7 @@ export async function openPostgresEngine(url: string, where: string, options: Po
             request.passages.map((x) => JSON.stringify(x.headings)),
             request.passages.map((x) => [request.title, ...x.headings].join(' — ')),
             request.passages.map((x) => x.text),
+            collectionKey(request.collection),
           ],
           client,
         );
@@ -148,11 +152,14 @@ export async function openPostgresEngine(url: string, where: string, options: Po
         const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; score: number }>(
           // Ranked over the passages alone first, so only the best `limit` rows are joined to their documents.
           `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
-           FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
-                 WHERE p.collection = $1 AND p.tsv @@ q ORDER BY score DESC, p.id LIMIT $3) m
+           FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score
+                 FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
+                 -- Only stop words: the empty query AND-ed with the key would match the whole collection.
+                 WHERE numnode(q) > 0 AND p.tsv @@ (q && $4::tsquery) AND p.collection = $1
+                 ORDER BY score DESC, p.id LIMIT $3) m
            JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
            ORDER BY m.score DESC, p.id`,
-          [collection, websearchText(terms), limit],
+          [collection, websearchText(terms), limit, collectionKey(collection)],
         );
         return rows.map((r): RawHit => ({
           documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,

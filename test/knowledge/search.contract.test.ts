@@ -55,6 +55,12 @@ for (const target of await knowledgeTargets('kb-search')) {
       expect(await sources('dragon lava fishing harbour café', 2)).toHaveLength(2);
     });
 
+    it('never answers a query of stop words with every passage', async () => {
+      const hits = await kb.search('s', 'the and of');
+      for (const hit of hits) expect(hit.text).toMatch(/\b(the|and|of)\b/i);
+      expect(hits.length).toBeLessThan(DOCS.length);
+    });
+
     it('returns nothing, without error, for a query with no words', async () => {
       for (const query of ['', '   ', '?!', '"()"']) expect(await kb.search('s', query)).toEqual([]);
     });

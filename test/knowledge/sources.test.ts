@@ -84,6 +84,8 @@ describe('URLs', () => {
       '/to-intranet': (_req, res) => res.writeHead(302, { Location: 'http://intranet.example.com/admin' }).end(),
       '/huge': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('x'.repeat(MAX + 1)),
       '/image': (_req, res) => res.writeHead(200, { 'Content-Type': 'image/png' }).end(Buffer.alloc(10)),
+      '/latin1': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain; charset=ISO-8859-1' }).end(Buffer.from('caf\xe9', 'latin1')),
+      '/odd-charset': (_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain; charset=x-made-up' }).end('naïve'),
     });
   });
   afterAll(() => server.close());
@@ -94,6 +96,11 @@ describe('URLs', () => {
     expect(doc.content).toContain('Be kind.');
     expect((await documentFromUrl(`${server.origin}/readme.md`, options())).format).toBe('markdown');
     expect((await documentFromUrl(`http://docs.example.com:${server.port}/page`, options())).link).toBe(`http://docs.example.com:${server.port}/page`);
+  });
+
+  it('decodes the declared charset, and UTF-8 when the declared one is unknown', async () => {
+    expect((await documentFromUrl(`${server.origin}/latin1`, options())).content).toBe('café');
+    expect((await documentFromUrl(`${server.origin}/odd-charset`, options())).content).toBe('naïve');
   });
 
   it('refuses what the address rules refuse, before any request reaches the server', async () => {
