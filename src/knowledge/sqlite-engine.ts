@@ -81,10 +81,16 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
 
     write: (request: WriteRequest) =>
       guard('writing', () => db.transaction(async (tx): Promise<WriteOutcome> => {
-        const existing = (await findDoc(request.collection, request.source, tx))[0];
+        // The document (if any) and the collection's total in one statement: every round trip holds the write lock.
+        const [state] = await tx.all<Partial<DocumentRow> & { hash: string | null; total: number }>(
+          `SELECT d.id, d.collection, d.source, d.title, d.link, d.format, d.bytes, d.passages, d.updated_at, d.hash, t.total
+           FROM (SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = ?) t
+           LEFT JOIN ${p}documents d ON d.collection = ? AND d.source = ?`,
+          [request.collection, request.collection, request.source],
+        );
+        const existing = state?.id == null ? undefined : (state as DocumentRow & { hash: string });
         if (existing && existing.hash === request.hash) return { status: 'unchanged', document: toDocumentInfo(existing) };
-        const [used] = await tx.all<{ total: number }>(`SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = ?`, [request.collection]);
-        const usedBytes = Number(used?.total ?? 0) - Number(existing?.bytes ?? 0);
+        const usedBytes = Number(state?.total ?? 0) - Number(existing?.bytes ?? 0);
         if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
         const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now.toISOString()];
         let id: number;
