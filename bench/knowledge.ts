@@ -145,7 +145,7 @@ async function benchEngine(engine: string, kb: KnowledgeBase, baseline: Baseline
   const has = await timeEach(data.questions.slice(0, 100), () => kb.hasDocuments('bench'));
   const rate = (n: number, s: number) => `${fmt(n / s, 0)} passages/s`;
   return [
-    { engine, case: `index ${passages.toLocaleString('en')} passages (${DOCUMENTS} documents) with add()`, result: rate(passages, oursSeconds), 'ours / baseline': fmt(baseSeconds / oursSeconds, 2) },
+    { engine, case: `index ${passages.toLocaleString('en')} passages (${DOCUMENTS.toLocaleString('en')} documents) with add()`, result: rate(passages, oursSeconds), 'ours / baseline': fmt(baseSeconds / oursSeconds, 2) },
     { engine, case: 'baseline: the same passages into a bare full-text table, one transaction per document', result: rate(passages, baseSeconds), 'ours / baseline': '1.00' },
     { engine, case: 'add() of an unchanged document (hash match, nothing re-indexed)', result: `${fmt(unchangedMs, 2)} ms each`, 'ours / baseline': '' },
     { engine, case: `search() limit 5, ${QUERIES} questions of 2-5 words`, result: latency(ours), 'ours / baseline': `p50 ${ratio(ours, raw, 50)}, p95 ${ratio(ours, raw, 95)}` },
