@@ -5,6 +5,7 @@ import { benchDiscord } from './discord.js';
 import { benchCalculator } from './calculator.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
+import { benchKnowledge } from './knowledge.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -14,6 +15,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['calculator', () => benchCalculator()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
+  ['knowledge', () => benchKnowledge()],
   ['discord', () => benchDiscord()],
 ];
 

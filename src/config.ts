@@ -45,6 +45,19 @@ export interface StorageConfig {
   historyTokenBudget: number;
 }
 
+export interface KnowledgeConfig {
+  /**
+   * Where the knowledge base lives: KNOWLEDGE_URL, else the KEYV_URL database when that is SQLite,
+   * PostgreSQL or memory. Undefined (the knowledge base is off) when KEYV_URL is Redis and
+   * KNOWLEDGE_URL is unset: Redis has no full-text search.
+   */
+  url?: string;
+  /** Largest document, in bytes (KNOWLEDGE_MAX_FILE_BYTES). */
+  maxFileBytes: number;
+  /** Most bytes one server's documents may take (KNOWLEDGE_MAX_BYTES). */
+  maxBytes: number;
+}
+
 export interface DiscordConfig {
   token: string;
   applicationId?: string;
@@ -70,6 +83,7 @@ export interface Config {
   agent: AgentConfig;
   tools: ToolsConfig;
   storage: StorageConfig;
+  knowledge: KnowledgeConfig;
   discord?: DiscordConfig;
   governance: GovernanceConfig;
   logLevel: string;
@@ -80,6 +94,8 @@ type Env = Record<string, string | undefined>;
 /** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
 export interface LoadOptions {
   needDiscord: boolean;
+  /** False for entry points that never call a model (`npm run kb`): OPENAI_API_KEY is not required then. */
+  needModel?: boolean;
   /** Read `.env` from this directory first (default: the working directory). Tests pass none. */
   dotenvDir?: string | false;
 }
@@ -100,7 +116,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
 
   const baseURL = read.url('OPENAI_BASE_URL');
   const apiKey = read.string('OPENAI_API_KEY') ?? (baseURL ? 'not-needed' : undefined);
-  if (!apiKey) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
+  if (!apiKey && options.needModel !== false) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
 
   const model: ModelConfig = {
     apiKey: apiKey ?? '',
@@ -170,6 +186,18 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     allowDms: read.bool('ALLOW_DMS', false),
     questionMaxChars: read.int('QUESTION_MAX_CHARS', 4_000, 10, 100_000),
   };
+  const knowledgeUrl = read.string('KNOWLEDGE_URL');
+  if (knowledgeUrl !== undefined && !/^(sqlite|postgres|postgresql|memory):/i.test(knowledgeUrl)) {
+    problems.push('KNOWLEDGE_URL must start with sqlite://, postgres:// or memory: (Redis has no full-text search).');
+  }
+  const knowledge: KnowledgeConfig = {
+    url: knowledgeUrl ?? (/^(rediss?):/i.test(storage.keyvUrl) ? undefined : storage.keyvUrl),
+    maxFileBytes: read.int('KNOWLEDGE_MAX_FILE_BYTES', 1_000_000, 1_000, 1_000_000_000),
+    maxBytes: read.int('KNOWLEDGE_MAX_BYTES', 50_000_000, 1_000, Number.MAX_SAFE_INTEGER),
+  };
+  if (knowledge.maxFileBytes > knowledge.maxBytes) {
+    problems.push(`KNOWLEDGE_MAX_FILE_BYTES (${knowledge.maxFileBytes}) cannot be larger than KNOWLEDGE_MAX_BYTES (${knowledge.maxBytes}).`);
+  }
 
   let discord: DiscordConfig | undefined;
   if (options.needDiscord) {
@@ -190,7 +218,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, discord, governance, logLevel };
+  return { model, agent, tools, storage, knowledge, discord, governance, logLevel };
 }
 
 /** 0 means "not set" for limits that have no default. */

@@ -1,0 +1,180 @@
+/**
+ * Terminal knowledge base: `npm run kb -- add|list|remove|search ... [--guild ID]`. The same index,
+ * caps and address rules as the bot, so documents can be loaded and searches tried without Discord.
+ * Exit codes: 0 done, 1 something failed (each failure said), 2 bad flags or configuration.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfigOrReport } from '../config.js';
+import { describeError, StorageError } from '../errors.js';
+import {
+  checkCollection, documentFromFile, documentFromUrl, formatBytes, KnowledgeInputError, listFolder, openKnowledgeBase,
+  type DocumentInput, type KnowledgeBase,
+} from '../knowledge/index.js';
+
+const USAGE = `usage: npm run kb -- add <file|folder|url>... [--guild ID]
+       npm run kb -- list [--guild ID]
+       npm run kb -- remove <id|source> [--guild ID]
+       npm run kb -- search "query" [--limit N] [--guild ID]
+--guild names the collection (a Discord server's id); without it the terminal's "default" collection is used.`;
+
+const COMMANDS = ['add', 'list', 'remove', 'search'] as const;
+type Command = (typeof COMMANDS)[number];
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        guild: { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`${describeError(error)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [command, ...args] = positionals;
+  const problems: string[] = [];
+  if (!COMMANDS.includes(command as Command)) problems.push(command ? `unknown command "${command}"` : 'a command is required');
+  if ((command === 'add' || command === 'remove' || command === 'search') && args.length === 0) problems.push(`${command} needs ${command === 'add' ? 'at least one file, folder or URL' : command === 'remove' ? 'a document id or source' : 'a query'}`);
+  if ((command === 'list' && args.length) || (command === 'remove' && args.length > 1)) problems.push(`unexpected arguments: ${args.slice(command === 'remove' ? 1 : 0).join(' ')}`);
+  const collection = values.guild ?? 'default';
+  try {
+    checkCollection(collection);
+  } catch (error) {
+    problems.push(`--guild: ${describeError(error)}`);
+  }
+  const limit = values.limit === undefined ? 5 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) problems.push('--limit must be a whole number from 1 to 50');
+  if (values.limit !== undefined && command !== 'search') problems.push('--limit only applies to search');
+  if (problems.length) {
+    console.error(`${problems.join('; ')}\n${USAGE}`);
+    return 2;
+  }
+
+  const config = loadConfigOrReport({ needDiscord: false, needModel: false });
+  if (!config) return 2;
+  if (!config.knowledge.url) {
+    console.error('KEYV_URL is a Redis URL, and Redis has no full-text search: set KNOWLEDGE_URL to sqlite://data/threadwise.sqlite or a postgres:// URL.');
+    return 2;
+  }
+  let kb: KnowledgeBase;
+  try {
+    kb = await openKnowledgeBase(config.knowledge.url, {
+      baseDir: process.cwd(),
+      limits: { maxFileBytes: config.knowledge.maxFileBytes, maxBytes: config.knowledge.maxBytes },
+    });
+  } catch (error) {
+    console.error(describeError(error));
+    return 1;
+  }
+  try {
+    switch (command as Command) {
+      case 'add':
+        return await add(kb, collection, args, config.tools.userAgent);
+      case 'list':
+        return await list(kb, collection);
+      case 'remove':
+        return await remove(kb, collection, args[0]!);
+      case 'search':
+        return await search(kb, collection, args.join(' '), limit);
+    }
+  } catch (error) {
+    if (!(error instanceof KnowledgeInputError || error instanceof StorageError)) throw error;
+    console.error(error.message);
+    return 1;
+  } finally {
+    await kb.close();
+  }
+}
+
+/** Add every argument; one failure is reported and the others still go in. */
+async function add(kb: KnowledgeBase, collection: string, targets: string[], userAgent: string): Promise<number> {
+  let failed = 0;
+  const addOne = async (label: string, load: () => Promise<DocumentInput>) => {
+    try {
+      const { status, document } = await kb.add(collection, await load());
+      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)})  ${document.source}`);
+    } catch (error) {
+      if (!(error instanceof KnowledgeInputError || error instanceof StorageError)) throw error;
+      failed += 1;
+      console.error(`failed    ${label}: ${error.message}`);
+    }
+  };
+  for (const target of targets) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+      await addOne(target, () => documentFromUrl(target, { userAgent, maxFileBytes: kb.limits.maxFileBytes }));
+      continue;
+    }
+    const stat = await fs.stat(target).catch(() => undefined);
+    if (stat?.isDirectory()) {
+      const { files, skipped } = await listFolder(target);
+      for (const file of skipped) console.log(`skipped   ${file} (not .md, .markdown, .txt, .html or .htm)`);
+      if (files.length === 0) console.log(`nothing to add in ${target}`);
+      for (const file of files) await addOne(file, () => documentFromFile(file, { maxFileBytes: kb.limits.maxFileBytes }));
+    } else {
+      await addOne(target, () => documentFromFile(target, { maxFileBytes: kb.limits.maxFileBytes }));
+    }
+  }
+  console.log(`collection "${collection}": ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
+  return failed ? 1 : 0;
+}
+
+async function list(kb: KnowledgeBase, collection: string): Promise<number> {
+  const documents = await kb.list(collection);
+  if (documents.length === 0) {
+    console.log(`No documents in collection "${collection}". Add some with: npm run kb -- add <file|folder|url>`);
+    return 0;
+  }
+  for (const d of documents) {
+    console.log(`#${d.id}  ${d.title}  (${plural(d.passages, 'passage')}, ${formatBytes(d.bytes)}, ${d.updatedAt.toISOString().slice(0, 16).replace('T', ' ')})  ${d.source}`);
+  }
+  console.log(`${plural(documents.length, 'document')}, ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
+  return 0;
+}
+
+async function remove(kb: KnowledgeBase, collection: string, target: string): Promise<number> {
+  // A file is stored under its absolute path, so `remove docs/faq.md` works from where it was added.
+  const removed = (await kb.remove(collection, target)) ?? (/^\d+$/.test(target) ? undefined : await kb.remove(collection, path.resolve(target)));
+  if (!removed) {
+    console.error(`No document "${target}" in collection "${collection}". See: npm run kb -- list`);
+    return 1;
+  }
+  console.log(`removed   #${removed.id}  ${removed.title}  ${removed.source}`);
+  return 0;
+}
+
+async function search(kb: KnowledgeBase, collection: string, query: string, limit: number): Promise<number> {
+  const hits = await kb.search(collection, query, { limit });
+  if (hits.length === 0) {
+    console.log(`No passage matches "${query}" in collection "${collection}".`);
+    return 0;
+  }
+  hits.forEach((hit, i) => {
+    console.log(`${i + 1}. ${[hit.title, ...hit.headings].join(' › ')}  (score ${hit.score.toPrecision(3)})`);
+    console.log(`   ${hit.link ?? hit.source}`);
+    console.log(`   ${hit.snippet}\n`);
+  });
+  return 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`Unexpected failure: ${describeError(error)}`);
+    process.exit(1);
+  },
+);

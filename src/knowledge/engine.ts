@@ -1,0 +1,126 @@
+/**
+ * What a database must do for the knowledge base. `knowledge-base.ts` does the rest (validation,
+ * chunking, caps, snippets) once for both engines, so SQLite and PostgreSQL differ only in SQL.
+ */
+import { createHash } from 'node:crypto';
+import { StorageError, describeError } from '../errors.js';
+import type { DocumentFormat, DocumentInfo, KnowledgeKind } from './types.js';
+
+/** A passage as stored. */
+export interface StoredPassage {
+  ordinal: number;
+  headings: string[];
+  text: string;
+}
+
+/** Everything one `add` writes, in one transaction. */
+export interface WriteRequest {
+  collection: string;
+  source: string;
+  title: string;
+  link?: string;
+  format: DocumentFormat;
+  hash: string;
+  bytes: number;
+  passages: StoredPassage[];
+  /** The collection's cap; checked inside the transaction so concurrent adds cannot both pass it. */
+  maxBytes: number;
+  now: Date;
+}
+
+export type WriteOutcome =
+  | { status: 'added' | 'replaced' | 'unchanged'; document: DocumentInfo }
+  | { status: 'over-cap'; usedBytes: number };
+
+/** A ranked passage as the database returns it. */
+export interface RawHit {
+  documentId: string;
+  title: string;
+  headings: string[];
+  text: string;
+  link?: string;
+  source: string;
+  score: number;
+}
+
+/** The database side of the knowledge base. */
+export interface KnowledgeEngine {
+  readonly kind: KnowledgeKind;
+  readonly where: string;
+  /** The stored document of `source` and its hash, to skip chunking unchanged documents. */
+  find(collection: string, source: string): Promise<{ hash: string; document: DocumentInfo } | undefined>;
+  write(request: WriteRequest): Promise<WriteOutcome>;
+  remove(collection: string, idOrSource: string): Promise<DocumentInfo | undefined>;
+  list(collection: string): Promise<DocumentInfo[]>;
+  /** Passages matching any of `terms` (already safe words), best first. */
+  search(collection: string, terms: string[], limit: number): Promise<RawHit[]>;
+  bytes(collection: string): Promise<number>;
+  hasDocuments(collection: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Table-name prefix: tests and benchmarks use their own; the bot uses `kb_`. */
+export const DEFAULT_PREFIX = 'kb_';
+const PREFIX_PATTERN = /^[a-z_][a-z0-9_]{0,39}$/;
+
+/** Check a table prefix before it is put into SQL. */
+export function checkPrefix(prefix: string): string {
+  if (!PREFIX_PATTERN.test(prefix)) throw new StorageError(`Invalid knowledge table prefix "${prefix}": use lower-case letters, digits and _.`);
+  return prefix;
+}
+
+/** The single FTS token that stands for a collection (so the index, not a scan, filters by collection). */
+export function collectionKey(collection: string): string {
+  return `k${createHash('sha256').update(collection).digest('hex').slice(0, 24)}`;
+}
+
+/** A row of the documents table, as either driver returns it. */
+export interface DocumentRow {
+  id: number | string;
+  collection: string;
+  source: string;
+  title: string;
+  link: string | null;
+  format: string;
+  bytes: number | string;
+  passages: number | string;
+  updated_at: string | Date;
+}
+
+export function toDocumentInfo(row: DocumentRow): DocumentInfo {
+  return {
+    id: String(row.id),
+    collection: row.collection,
+    source: row.source,
+    title: row.title,
+    link: row.link ?? undefined,
+    format: row.format as DocumentFormat,
+    bytes: Number(row.bytes),
+    passages: Number(row.passages),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** Headings are stored as a JSON array; anything unreadable counts as none. */
+export function parseHeadings(raw: unknown): string[] {
+  try {
+    const value = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    return Array.isArray(value) ? value.filter((h): h is string => typeof h === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Run a database call, turning any failure into a StorageError that says what and where. */
+export async function guardedCall<T>(kind: KnowledgeKind, where: string, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof StorageError) throw error;
+    const detail = describeError(error);
+    let advice = 'Nothing was changed; see the cause.';
+    if (/SQLITE_BUSY|database is locked/i.test(detail)) advice = 'The SQLite file is locked by another process; nothing was written. Try again.';
+    else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|timeout|terminated/i.test(detail)) advice = `Cannot reach the ${kind} server; check that it runs and that KNOWLEDGE_URL (or KEYV_URL) is right.`;
+    throw new StorageError(`Knowledge base ${action} failed on ${kind} (${where}): ${detail}. ${advice}`, { cause: error });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Open the knowledge base a URL names: `sqlite://path` (relative to `baseDir`, or `sqlite:///abs`),
+ * `postgres://` or `postgresql://`, and `memory:` (a private in-memory SQLite database, for tests and
+ * one-off terminal runs). Opening is real: it connects and creates the tables, so a wrong URL, a dead
+ * server or a SQLite without FTS5 is a clear StorageError at start-up.
+ */
+import path from 'node:path';
+import { StorageError } from '../errors.js';
+import { checkPrefix, DEFAULT_PREFIX, type KnowledgeEngine } from './engine.js';
+import { createKnowledgeBase } from './knowledge-base.js';
+import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
+
+/** Reports of trouble outside any call (a PostgreSQL connection dropped while idle). */
+export type KnowledgeLogger = (event: { level: 'warn' | 'error'; message: string }) => void;
+
+export interface OpenKnowledgeOptions {
+  /** A relative SQLite path is taken from here (the project root under npm). */
+  baseDir: string;
+  limits?: Partial<KnowledgeLimits>;
+  logger?: KnowledgeLogger;
+  /** Table-name prefix (default `kb_`); tests use a unique one per run. */
+  prefix?: string;
+  timeouts?: { connectMs?: number; queryMs?: number; busyMs?: number };
+  now?: () => Date;
+}
+
+/** Open (and create if needed) the knowledge base at `url`. Throws StorageError when it cannot. */
+export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptions): Promise<KnowledgeBase> {
+  const limits: KnowledgeLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (limits.maxFileBytes > limits.maxBytes) {
+    throw new StorageError(`KNOWLEDGE_MAX_FILE_BYTES (${limits.maxFileBytes}) cannot be larger than KNOWLEDGE_MAX_BYTES (${limits.maxBytes}).`);
+  }
+  const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
+  const logger = options.logger ?? ((event) => console.warn(`[knowledge] ${event.message}`));
+  const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
+  let engine: KnowledgeEngine;
+  switch (scheme) {
+    case 'memory':
+    case 'sqlite': {
+      const file = scheme === 'memory' ? ':memory:' : sqliteFile(url, options.baseDir);
+      engine = await (await import('./sqlite-engine.js')).openSqliteEngine(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
+      break;
+    }
+    case 'postgres':
+    case 'postgresql':
+      engine = await (await import('./postgres-engine.js')).openPostgresEngine(url, redact(url), {
+        prefix,
+        connectMs: options.timeouts?.connectMs ?? 5_000,
+        queryMs: options.timeouts?.queryMs ?? 30_000,
+        onBackgroundError: (message) => logger({ level: 'error', message }),
+      });
+      break;
+    case 'redis':
+    case 'rediss':
+      throw new StorageError('The knowledge base cannot live in Redis (it needs full-text search): set KNOWLEDGE_URL to sqlite://data/knowledge.sqlite or a postgres:// URL.');
+    default:
+      throw new StorageError(`"${redact(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
+  }
+  return createKnowledgeBase(engine, limits, options.now);
+}
+
+/** `sqlite://data/x.sqlite` is relative to `baseDir`; `sqlite:///var/lib/x.sqlite` is absolute. */
+function sqliteFile(url: string, baseDir: string): string {
+  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  if (!file) throw new StorageError(`"${url}" has no SQLite file path, e.g. sqlite://data/threadwise.sqlite.`);
+  return file === ':memory:' ? file : path.resolve(baseDir, file);
+}
+
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The knowledge index in PostgreSQL: documents and passages tables, each passage with a `tsvector`
+ * (title and headings weighted A, body B, plus one lexeme standing for its collection) under a GIN
+ * index. The collection's lexeme is AND-ed to the query inside the index, so the GIN index alone finds
+ * a server's matching passages (a separate btree on the collection tempts the planner into reading all
+ * of a server's passages and testing each). Matched with websearch_to_tsquery and
+ * ranked with ts_rank_cd. Writes take a transaction-scoped advisory lock per collection, so the cap
+ * check and the write are atomic across every process sharing the database.
+ */
+import pg from 'pg';
+import { websearchText } from './query-terms.js';
+import {
+  collectionKey, guardedCall, parseHeadings, toDocumentInfo,
+  type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
+} from './engine.js';
+
+/** The text search configuration: English stemming and stop words. */
+export const PG_TS_CONFIG = 'english';
+
+export interface PostgresEngineOptions {
+  prefix: string;
+  connectMs: number;
+  queryMs: number;
+  onBackgroundError: (message: string) => void;
+}
+
+function schema(p: string): string[] {
+  const cfg = `'${PG_TS_CONFIG}'::regconfig`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${p}documents (
+      id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
+      format TEXT NOT NULL, hash TEXT NOT NULL, bytes BIGINT NOT NULL, passages INTEGER NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL, UNIQUE (collection, source))`,
+    `CREATE TABLE IF NOT EXISTS ${p}passages (
+      id BIGSERIAL PRIMARY KEY, document_id BIGINT NOT NULL REFERENCES ${p}documents (id) ON DELETE CASCADE,
+      collection TEXT NOT NULL, ordinal INTEGER NOT NULL, headings JSONB NOT NULL, body TEXT NOT NULL,
+      tsv TSVECTOR NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ${p}passages_tsv ON ${p}passages USING GIN (tsv)`,
+    `CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id)`,
+    `CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes)`,
+    // Fails at start-up, not on the first document, when the server lacks the configuration.
+    `SELECT ${cfg}`,
+  ];
+}
+
+/** Connect, create the tables, and return the engine. */
+export async function openPostgresEngine(url: string, where: string, options: PostgresEngineOptions): Promise<KnowledgeEngine> {
+  const p = options.prefix;
+  const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('postgres', where, action, call);
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: options.connectMs, query_timeout: options.queryMs, max: 5 });
+  // An idle connection dropped by a server restart must not become an unhandled 'error' that kills the process.
+  pool.on('error', (error) => options.onBackgroundError(`knowledge base on PostgreSQL at ${where}: ${error.message}`));
+  const query = async <T>(sql: string, params: unknown[] = [], on: pg.Pool | pg.PoolClient = pool) => (await on.query(sql, params)).rows as T[];
+
+  try {
+    await guard('creating its tables', async () => {
+      for (const statement of schema(p)) {
+        try {
+          await query(statement);
+        } catch (error) {
+          // Two processes starting at once both create a table or index; the loser's error is harmless.
+          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
+        }
+      }
+    });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+
+  const docColumns = 'id, collection, source, title, link, format, bytes, passages, updated_at';
+  const findDoc = (collection: string, source: string, on: pg.Pool | pg.PoolClient = pool) =>
+    query<DocumentRow & { hash: string }>(`SELECT ${docColumns}, hash FROM ${p}documents WHERE collection = $1 AND source = $2`, [collection, source], on);
+
+  async function transaction<T>(collection: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${p}${collection}`]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  return {
+    kind: 'postgres',
+    where,
+    find: (collection, source) =>
+      guard('reading', async () => {
+        const [row] = await findDoc(collection, source);
+        return row && { hash: row.hash, document: toDocumentInfo(row) };
+      }),
+
+    write: (request: WriteRequest) =>
+      guard('writing', () => transaction(request.collection, async (client): Promise<WriteOutcome> => {
+        const existing = (await findDoc(request.collection, request.source, client))[0];
+        if (existing && existing.hash === request.hash) return { status: 'unchanged', document: toDocumentInfo(existing) };
+        const [used] = await query<{ total: string }>(`SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = $1`, [request.collection], client);
+        const usedBytes = Number(used?.total ?? 0) - Number(existing?.bytes ?? 0);
+        if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
+        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now];
+        let row: DocumentRow;
+        if (existing) {
+          await query(`DELETE FROM ${p}passages WHERE document_id = $1`, [existing.id], client);
+          [row] = (await query<DocumentRow>(
+            `UPDATE ${p}documents SET title = $1, link = $2, format = $3, hash = $4, bytes = $5, passages = $6, updated_at = $7 WHERE id = $8 RETURNING ${docColumns}`,
+            [...values, existing.id], client)) as [DocumentRow];
+        } else {
+          [row] = (await query<DocumentRow>(
+            `INSERT INTO ${p}documents (title, link, format, hash, bytes, passages, updated_at, collection, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${docColumns}`,
+            [...values, request.collection, request.source], client)) as [DocumentRow];
+        }
+        await query(
+          `INSERT INTO ${p}passages (document_id, collection, ordinal, headings, body, tsv)
+           SELECT $1, $2, t.ordinal, t.headings::jsonb, t.body,
+             setweight(to_tsvector('${PG_TS_CONFIG}', t.heading_text), 'A') || setweight(to_tsvector('${PG_TS_CONFIG}', t.body), 'B')
+               || array_to_tsvector(ARRAY[$7::text])
+           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, headings, heading_text, body)`,
+          [
+            row.id, request.collection,
+            request.passages.map((x) => x.ordinal),
+            request.passages.map((x) => JSON.stringify(x.headings)),
+            request.passages.map((x) => [request.title, ...x.headings].join(' — ')),
+            request.passages.map((x) => x.text),
+            collectionKey(request.collection),
+          ],
+          client,
+        );
+        return { status: existing ? 'replaced' : 'added', document: toDocumentInfo(row) };
+      })),
+
+    remove: (collection, idOrSource) =>
+      guard('removing a document', () => transaction(collection, async (client) => {
+        const [row] = await query<DocumentRow>(
+          `DELETE FROM ${p}documents WHERE collection = $1 AND (source = $2 OR ($3::bigint IS NOT NULL AND id = $3::bigint)) RETURNING ${docColumns}`,
+          [collection, idOrSource, /^\d{1,15}$/.test(idOrSource) ? idOrSource : null], client);
+        return row ? toDocumentInfo(row) : undefined;
+      })),
+
+    list: (collection) =>
+      guard('listing documents', async () =>
+        (await query<DocumentRow>(`SELECT ${docColumns} FROM ${p}documents WHERE collection = $1 ORDER BY updated_at DESC, id DESC`, [collection])).map(toDocumentInfo)),
+
+    search: (collection, terms, limit) =>
+      guard('searching', async () => {
+        const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; score: number }>(
+          // Ranked over the passages alone first, so only the best `limit` rows are joined to their documents.
+          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
+           FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score
+                 FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
+                 -- Only stop words: the empty query AND-ed with the key would match the whole collection.
+                 WHERE numnode(q) > 0 AND p.tsv @@ (q && $4::tsquery) AND p.collection = $1
+                 ORDER BY score DESC, p.id LIMIT $3) m
+           JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
+           ORDER BY m.score DESC, p.id`,
+          [collection, websearchText(terms), limit, collectionKey(collection)],
+        );
+        return rows.map((r): RawHit => ({
+          documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
+          link: r.link ?? undefined, source: r.source, score: Number(r.score),
+        }));
+      }),
+
+    bytes: (collection) =>
+      guard('reading', async () => Number((await query<{ total: string }>(`SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = $1`, [collection]))[0]?.total ?? 0)),
+
+    hasDocuments: (collection) =>
+      guard('reading', async () => (await query(`SELECT 1 FROM ${p}documents WHERE collection = $1 LIMIT 1`, [collection])).length > 0),
+
+    close: () => pool.end(),
+  };
+}

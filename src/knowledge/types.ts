@@ -1,0 +1,111 @@
+/**
+ * The knowledge base's public shapes. A collection is one server's documents (its guild id) or the
+ * terminal's (`default`); a document is split into passages that are searched and cited.
+ */
+
+/** How a document's content is written. */
+export type DocumentFormat = 'markdown' | 'text' | 'html';
+
+/** A document to add, as a source loader (file, URL, Discord message, attachment) produced it. */
+export interface DocumentInput {
+  /**
+   * What the document is, within its collection: an absolute file path, a URL or a message link.
+   * Adding a document with the same source again replaces it.
+   */
+  source: string;
+  /** Shown in results; taken from the content (first heading, <title>) or the file name when absent. */
+  title?: string;
+  /** A public http(s) link to cite (the page, the Discord message); none for a local file. */
+  link?: string;
+  format: DocumentFormat;
+  /** The text as given (Markdown, plain text or HTML). Its UTF-8 size is what the caps count. */
+  content: string;
+}
+
+/** A stored document. */
+export interface DocumentInfo {
+  /** Short numeric id, unique in the database; `kb remove 12` takes it. */
+  id: string;
+  collection: string;
+  source: string;
+  title: string;
+  link?: string;
+  format: DocumentFormat;
+  /** UTF-8 bytes of the content as added; counted against the collection's cap. */
+  bytes: number;
+  passages: number;
+  updatedAt: Date;
+}
+
+/** What `add` did. `unchanged`: the same content was already indexed under this source. */
+export interface AddResult {
+  status: 'added' | 'replaced' | 'unchanged';
+  document: DocumentInfo;
+}
+
+/** One ranked passage. */
+export interface SearchHit {
+  documentId: string;
+  /** The document's title. */
+  title: string;
+  /** The headings above the passage, outermost first (without the title itself). */
+  headings: string[];
+  /** A short window of the passage around the query's words (untrusted text, already cleaned). */
+  snippet: string;
+  /** The whole passage (untrusted text, already cleaned). */
+  text: string;
+  /** The link to cite, when the document has one. */
+  link?: string;
+  source: string;
+  /** Higher is better; comparable only within one search. */
+  score: number;
+}
+
+/** Options of `search`. */
+export interface SearchOptions {
+  /** Passages to return: default 5, at most 50. */
+  limit?: number;
+  /** Longest snippet in characters: default 320. */
+  snippetChars?: number;
+}
+
+/** Size caps, from KNOWLEDGE_MAX_FILE_BYTES and KNOWLEDGE_MAX_BYTES. */
+export interface KnowledgeLimits {
+  /** Largest single document (UTF-8 bytes as added). */
+  maxFileBytes: number;
+  /** Most bytes one collection may hold. */
+  maxBytes: number;
+}
+
+export const DEFAULT_LIMITS: KnowledgeLimits = { maxFileBytes: 1_000_000, maxBytes: 50_000_000 };
+
+/** Which database holds the index. */
+export type KnowledgeKind = 'sqlite' | 'postgres';
+
+/**
+ * The knowledge base. Every method takes the collection; ids and sources are only looked up inside it,
+ * so one server can never read, replace or remove another's documents.
+ */
+export interface KnowledgeBase {
+  readonly kind: KnowledgeKind;
+  /** Where the index lives, safe to print (no password). */
+  readonly where: string;
+  readonly limits: KnowledgeLimits;
+  /**
+   * Index a document, replacing the one with the same source. Unchanged content (same hash) is not
+   * indexed again. Throws KnowledgeInputError when the document is refused (too big, over the
+   * collection's cap, binary, empty) and StorageError when the database fails; nothing is written then.
+   */
+  add(collection: string, doc: DocumentInput): Promise<AddResult>;
+  /** Remove a document by id or exact source; the removed document, or undefined when none matched. */
+  remove(collection: string, idOrSource: string): Promise<DocumentInfo | undefined>;
+  /** Every document of the collection, most recently updated first. */
+  list(collection: string): Promise<DocumentInfo[]>;
+  /** Ranked passages for a query in plain words; any text is accepted and none of it is query syntax. */
+  search(collection: string, query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  /** Bytes the collection holds (what KNOWLEDGE_MAX_BYTES caps). */
+  bytes(collection: string): Promise<number>;
+  /** Whether the collection has any document: one indexed lookup, for deciding to offer the tool. */
+  hasDocuments(collection: string): Promise<boolean>;
+  close(): Promise<void>;
+}

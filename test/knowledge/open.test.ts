@@ -1,0 +1,91 @@
+/** Choosing and opening the knowledge base from a URL, and the configuration that names it. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import sqlite3 from 'sqlite3';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError, StorageError } from '../../src/errors.js';
+import { openKnowledgeBase } from '../../src/knowledge/index.js';
+import { tempDir } from '../state/helpers/targets.js';
+
+const open = (url: string, baseDir = process.cwd()) => openKnowledgeBase(url, { baseDir, logger: () => {}, timeouts: { connectMs: 1_000 } });
+
+describe('openKnowledgeBase', () => {
+  it('opens a relative SQLite path from baseDir, creating folders, tables and FTS5 index, beside Keyv\'s table', async () => {
+    const dir = tempDir('kb-open');
+    const kb = await open('sqlite://data/threadwise.sqlite', dir);
+    expect(kb).toMatchObject({ kind: 'sqlite', where: path.join(dir, 'data', 'threadwise.sqlite') });
+    await kb.add('default', { source: 'a.md', format: 'markdown', content: 'Hello world' });
+    await kb.close();
+    const tables = await new Promise<string[]>((resolve, reject) => {
+      const db = new sqlite3.Database(path.join(dir, 'data', 'threadwise.sqlite'));
+      db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'kb_%' ORDER BY name", (error, rows) => {
+        db.close();
+        if (error) reject(error);
+        else resolve(rows.map((r) => `${r.name}${/fts5/.test(r.sql) ? ' (fts5)' : ''}`));
+      });
+    });
+    expect(tables).toEqual(expect.arrayContaining(['kb_documents', 'kb_fts (fts5)', 'kb_passages']));
+    // Opening again keeps what was there.
+    const again = await open(`sqlite://${path.join(dir, 'data', 'threadwise.sqlite')}`);
+    expect((await again.list('default')).map((d) => d.source)).toEqual(['a.md']);
+    await again.close();
+  });
+
+  it('maps memory: to a private in-memory SQLite database', async () => {
+    const a = await open('memory:');
+    const b = await open('memory:');
+    await a.add('default', { source: 'a.md', format: 'markdown', content: 'Only in a' });
+    expect(await b.hasDocuments('default')).toBe(false);
+    expect(a.kind).toBe('sqlite');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('throws a clear StorageError for Redis, unknown schemes, an unusable SQLite path and an unreachable PostgreSQL', async () => {
+    await expect(open('redis://127.0.0.1:6379')).rejects.toThrow(/cannot live in Redis.*KNOWLEDGE_URL/);
+    await expect(open('mongodb://x')).rejects.toThrow(/names no knowledge base storage/);
+    await expect(open('sqlite://')).rejects.toThrow(/has no SQLite file path/);
+    const dir = tempDir('kb-open-bad');
+    fs.writeFileSync(path.join(dir, 'file'), 'x');
+    await expect(open(`sqlite://${path.join(dir, 'file', 'kb.sqlite')}`)).rejects.toBeInstanceOf(StorageError);
+    const dead = open('postgres://postgres:secret@127.0.0.1:9/test');
+    await expect(dead).rejects.toBeInstanceOf(StorageError);
+    await expect(dead).rejects.toThrow(/postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:9\/test/);
+    await expect(openKnowledgeBase('memory:', { baseDir: '.', limits: { maxFileBytes: 10, maxBytes: 5 } })).rejects.toThrow(/cannot be larger/);
+  });
+});
+
+describe('knowledge configuration', () => {
+  const load = (env: Record<string, string>) => loadConfig({ needDiscord: false, dotenvDir: false }, { OPENAI_API_KEY: 'k', ...env });
+
+  it('uses the KEYV_URL database unless KNOWLEDGE_URL says otherwise, with 1 MB and 50 MB caps', () => {
+    expect(load({}).knowledge).toEqual({ url: 'sqlite://data/threadwise.sqlite', maxFileBytes: 1_000_000, maxBytes: 50_000_000 });
+    expect(load({ KEYV_URL: 'postgres://u@h/db' }).knowledge.url).toBe('postgres://u@h/db');
+    expect(load({ KEYV_URL: 'postgres://u@h/db', KNOWLEDGE_URL: 'sqlite://kb.sqlite' }).knowledge.url).toBe('sqlite://kb.sqlite');
+    expect(load({ KNOWLEDGE_MAX_FILE_BYTES: '2000', KNOWLEDGE_MAX_BYTES: '9000' }).knowledge).toMatchObject({ maxFileBytes: 2_000, maxBytes: 9_000 });
+  });
+
+  it('turns the knowledge base off with Redis unless KNOWLEDGE_URL names one', () => {
+    expect(load({ KEYV_URL: 'redis://127.0.0.1:6379' }).knowledge.url).toBeUndefined();
+    expect(load({ KEYV_URL: 'redis://127.0.0.1:6379', KNOWLEDGE_URL: 'postgres://u@h/db' }).knowledge.url).toBe('postgres://u@h/db');
+  });
+
+  it('reports a Redis KNOWLEDGE_URL, bad sizes and a file cap above the collection cap', () => {
+    try {
+      load({ KNOWLEDGE_URL: 'redis://x', KNOWLEDGE_MAX_FILE_BYTES: 'lots', KNOWLEDGE_MAX_BYTES: '5000' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^KNOWLEDGE_URL must start with sqlite:\/\/, postgres:\/\/ or memory:/),
+        expect.stringMatching(/^KNOWLEDGE_MAX_FILE_BYTES must be a whole number/),
+        'KNOWLEDGE_MAX_FILE_BYTES (1000000) cannot be larger than KNOWLEDGE_MAX_BYTES (5000).',
+      ]);
+    }
+  });
+
+  it('does not ask the knowledge-base terminal for a model key', () => {
+    expect(() => loadConfig({ needDiscord: false, needModel: false, dotenvDir: false }, {})).not.toThrow();
+    expect(() => loadConfig({ needDiscord: false, dotenvDir: false }, {})).toThrow(/OPENAI_API_KEY/);
+  });
+});

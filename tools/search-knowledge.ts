@@ -1,0 +1,73 @@
+/**
+ * The `search_knowledge` tool: the server's own documents (FAQ, rules, guides), searched by words and
+ * cited by title and link. The knowledge base is passed in; the collection is the run's
+ * (`ctx.collection`, the server), so a run can only ever search the documents of the place it is in.
+ * Passages are untrusted text: the knowledge base cleans them, and the engine cleans all tool output.
+ */
+import { z } from 'zod';
+import { defineTool, type Source, type ToolDefinition } from '../src/agent/tool.js';
+import type { KnowledgeBase, SearchHit } from '../src/knowledge/types.js';
+
+/** Room for the passages within the default 4,000-character tool output cap. */
+const OUTPUT_BUDGET = 3_400;
+
+const parameters = z.object({
+  query: z.string().min(1).max(10_000).describe('Words to look for, e.g. "reset password" or "event schedule"; a short question also works.'),
+  limit: z.number().int().min(1).max(10).default(5).describe('How many passages to return (1-10, default 5).'),
+});
+
+/** The `search_knowledge` tool over `knowledge` (only `search` and `hasDocuments` are used). */
+export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search' | 'hasDocuments'>): ToolDefinition<z.infer<typeof parameters>> {
+  return defineTool({
+    name: 'search_knowledge',
+    description:
+      "Search this server's own documents (its FAQ, rules, guides and notes added by moderators) and return " +
+      'the best-matching passages with their document title, section and source link. Prefer it over the ' +
+      'web for anything about this server or its community; cite the links it gives. It matches words, ' +
+      'not meaning: if nothing is found, try other or fewer words.',
+    parameters,
+    textParameter: 'query',
+    aliases: ['search_docs', 'knowledge', 'kb', 'search_kb', 'faq'],
+    examples: ['how to apply for the moderator role', 'server rules about spoilers'],
+    async run({ query, limit }, ctx) {
+      const collection = ctx.collection;
+      if (!collection) {
+        return 'There is no knowledge base here: documents belong to a server, and this run is not in one. Answer without it.';
+      }
+      const hits = await knowledge.search(collection, query, { limit, snippetChars: snippetBudget(limit) });
+      if (hits.length === 0) {
+        if (!(await knowledge.hasDocuments(collection))) {
+          return "This server's knowledge base has no documents yet (moderators add them with /kb add). Answer without it.";
+        }
+        return `No passage of this server's documents matches "${query.slice(0, 200)}". Try other or fewer words (the search matches words, not meaning).`;
+      }
+      return { output: formatHits(hits), sources: sourcesOf(hits) };
+    },
+  });
+}
+
+/** Characters per snippet so that `limit` passages fit the output budget. */
+function snippetBudget(limit: number): number {
+  return Math.max(200, Math.min(900, Math.floor(OUTPUT_BUDGET / limit) - 120));
+}
+
+function formatHits(hits: SearchHit[]): string {
+  const blocks = hits.map((hit, i) => {
+    const where = [hit.title, ...hit.headings].join(' › ');
+    const cite = hit.link ? `Link: ${hit.link}` : 'No link (a document added from a file).';
+    return `[${i + 1}] ${where}\n${cite}\n${hit.snippet}`;
+  });
+  return `${hits.length} passage${hits.length === 1 ? '' : 's'} from this server's documents, best first:\n\n${blocks.join('\n\n')}`;
+}
+
+/** One source per linked document, titled with the first matching section. */
+function sourcesOf(hits: SearchHit[]): Source[] {
+  const seen = new Set<string>();
+  const sources: Source[] = [];
+  for (const hit of hits) {
+    if (!hit.link || seen.has(hit.link)) continue;
+    seen.add(hit.link);
+    sources.push({ title: hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title, url: hit.link });
+  }
+  return sources;
+}
