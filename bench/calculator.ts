@@ -3,8 +3,8 @@
  * engine called in-process (no thread hop, no kill switch: the floor), and a cold worker started for
  * the call (what a worker per call, or a worker after a kill, would cost every time).
  */
-import { Calculator } from '../tools/calculator-host.js';
-import { createCalculatorEngine } from '../tools/calculator-engine.js';
+import { Calculator } from '../tools/calculator/pool.js';
+import { createCalculatorEngine } from '../tools/calculator/engine.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 
 const EXPRESSIONS = ['2 + 3 * 4', 'sqrt(2) * pi', '5 km to mi', '15% * 80', 'det([1, 2; 3, 4])', 'bignumber(2)^100'];

@@ -3,15 +3,15 @@
  * (there is no module-level state: the calculator's worker belongs to the toolbox and `close` stops it).
  */
 import type { ToolDefinition } from '../src/agent/tool.js';
-import { createCalculateTool } from './calculate.js';
-import { Calculator, type CalculatorOptions } from './calculator-host.js';
+import { createCalculateTool } from './calculator/calculate.js';
+import { Calculator, type CalculatorOptions } from './calculator/pool.js';
 import { currentTimeTool } from './current-time.js';
 import { createReadUrlTool } from './read-url.js';
 import type { HostLookup } from './safe-http.js';
 import { createWikipediaTool } from './wikipedia.js';
 
 export type { HostLookup } from './safe-http.js';
-export type { CalculatorOptions } from './calculator-host.js';
+export type { CalculatorOptions } from './calculator/pool.js';
 
 /** Names of every tool, in the order they are offered to the model. */
 export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url'] as const;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
-import { createCalculateTool } from '../../tools/calculate.js';
-import { Calculator } from '../../tools/calculator-host.js';
+import { createCalculateTool } from '../../tools/calculator/calculate.js';
+import { Calculator } from '../../tools/calculator/pool.js';
 import { toolContext } from './helpers/tool-context.js';
 
 const TIMEOUT_MS = 1_000;

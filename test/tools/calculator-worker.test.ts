@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
-import { Calculator } from '../../tools/calculator-host.js';
-import { createCalculatorEngine } from '../../tools/calculator-engine.js';
+import { Calculator } from '../../tools/calculator/pool.js';
+import { createCalculatorEngine } from '../../tools/calculator/engine.js';
 
 const SLOW = 'factorial(bignumber(1e7))'; // minutes of work if nothing stopped it
 

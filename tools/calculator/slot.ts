@@ -3,7 +3,7 @@
  * has exited, and the error it died of. The host owns the decision to replace it; this file only
  * starts it with the limits that make killing it the worst that can happen.
  */
-import type { WorkerReply } from './calculator-worker.js';
+import type { WorkerReply } from './worker.js';
 import { startWorker, type ProcessWorker } from './worker-entry.js';
 
 /** A started calculator worker. */
@@ -20,7 +20,7 @@ const START_TIMEOUT_MS = 20_000;
 
 /** Start a worker with a `maxMemoryMb` heap; `onExit` runs when it ends, for whatever reason. */
 export function startCalculatorSlot(maxMemoryMb: number, onExit: (slot: Slot) => void): Slot {
-  const worker = startWorker('calculator-worker', { maxMemoryMb }, ['mathjs/lib/browser/math.js']);
+  const worker = startWorker('worker', { maxMemoryMb }, ['mathjs/lib/browser/math.js']);
   // An idle warm worker must not keep a finished CLI run alive; calls in flight hold a ref'd timer.
   worker.unref();
   const slot: Slot = { worker, ready: Promise.resolve(), exited: false };

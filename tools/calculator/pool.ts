@@ -4,10 +4,10 @@
  * that overruns its wall-clock limit, exhausts the thread's memory, is cancelled, or leaves the shared
  * instance changed costs that thread its life, and a fresh one is started for the next caller.
  */
-import { ToolError } from '../src/errors.js';
-import { expressionProblem } from './calculator-limits.js';
-import { startCalculatorSlot, type Slot } from './calculator-slot.js';
-import type { WorkerReply, WorkerRequest } from './calculator-worker.js';
+import { ToolError } from '../../src/errors.js';
+import { expressionProblem } from './limits.js';
+import { startCalculatorSlot, type Slot } from './slot.js';
+import type { WorkerReply, WorkerRequest } from './worker.js';
 
 export interface CalculatorOptions {
   /** Wall-clock limit per calculation (default 2,000 ms). */

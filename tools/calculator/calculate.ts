@@ -3,9 +3,9 @@
  * worker process that can be killed; this file only describes the tool and hands the expression over.
  */
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../src/agent/tool.js';
-import type { Calculator } from './calculator-host.js';
-import { MAX_EXPRESSION_LENGTH } from './calculator-limits.js';
+import { defineTool, type ToolDefinition } from '../../src/agent/tool.js';
+import type { Calculator } from './pool.js';
+import { MAX_EXPRESSION_LENGTH } from './limits.js';
 
 const parameters = z.object({
   expression: z
