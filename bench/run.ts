@@ -1,7 +1,7 @@
 /** `npm run bench [section ...]`: benchmark sections as markdown tables, with ratios against in-run baselines. */
 import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
-import { benchCalculator } from './calculator.js';
+import { benchCalculator, benchCalculatorPool } from './calculator.js';
 import { benchState } from './state.js';
 import { printSection, type BenchSection } from './stats.js';
 
@@ -9,6 +9,7 @@ const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
   ['calculator', () => benchCalculator()],
+  ['calculator-pool', () => benchCalculatorPool()],
   ['state', () => benchState()],
   ['discord', () => benchDiscord()],
 ];

@@ -21,7 +21,11 @@ export interface App {
 export async function startApp(config: Config, logger: Logger): Promise<App> {
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) });
-  const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent });
+  const toolbox = createToolbox({
+    wikipediaApiUrl: config.tools.wikipediaApiUrl,
+    userAgent: config.tools.userAgent,
+    calculator: { workers: config.tools.calculatorWorkers },
+  });
   const ctx: BotContext = {
     agent: config.agent,
     storageConfig: config.storage,

@@ -49,7 +49,15 @@ describe('configuration', () => {
     expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000 });
     expect(config.storage.keyvUrl).toBe('sqlite://data/threadwise.sqlite');
     expect(config.tools.wikipediaApiUrl).toBe('https://en.wikipedia.org/w/api.php');
+    expect(config.tools.calculatorWorkers).toBe(2);
     expect(config.discord?.messageContent).toBe(false);
+  });
+
+  it('reads the calculator worker count and refuses one outside 1-16', () => {
+    expect(load({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k', CALCULATOR_WORKERS: '4' }).tools.calculatorWorkers).toBe(4);
+    expect(problemsOf({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k', CALCULATOR_WORKERS: '0' })).toEqual([
+      'CALCULATOR_WORKERS must be a whole number from 1 to 16 (got "0").',
+    ]);
   });
 
   it('documents every variable it reads in .env.example', () => {

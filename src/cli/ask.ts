@@ -50,7 +50,11 @@ async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: false });
   if (!config) return 2;
 
-  const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent });
+  const toolbox = createToolbox({
+    wikipediaApiUrl: config.tools.wikipediaApiUrl,
+    userAgent: config.tools.userAgent,
+    calculator: { workers: config.tools.calculatorWorkers },
+  });
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   try {

@@ -1,55 +1,69 @@
 /**
- * Keeps one calculator worker process warm and feeds it one expression at a time. mathjs evaluation is
- * synchronous, so the only way to stop `factorial(bignumber(1e7))` is to terminate the thread: a call
- * that overruns its wall-clock limit, exhausts the thread's memory, is cancelled, or leaves the shared
- * instance changed costs that thread its life, and a fresh one is started for the next caller.
+ * A pool of warm calculator worker processes, each running one expression at a time, so one member's
+ * 2-second expression never holds up another member's arithmetic while a worker is free. mathjs
+ * evaluation is synchronous, so the only way to stop `factorial(bignumber(1e7))` is to kill the process:
+ * a call that overruns its limit, exhausts the process's memory, is cancelled, or leaves the shared
+ * instance changed costs that worker its life, and a fresh one starts at once in its place.
+ *
+ * Calls wait in one first-come, first-served queue when every worker is busy; the queue is bounded so a
+ * flood is turned away with a clear message instead of piling up. Each call's time limit starts when a
+ * worker receives it, never while it waits.
  */
 import { ToolError } from '../../src/errors.js';
 import { expressionProblem } from './limits.js';
-import { startCalculatorSlot, type Slot } from './slot.js';
-import type { WorkerReply, WorkerRequest } from './worker.js';
+import { exchange, startCalculatorSlot, type Outcome, type Slot } from './slot.js';
+import type { WorkerRequest } from './worker.js';
 
 export interface CalculatorOptions {
-  /** Wall-clock limit per calculation (default 2,000 ms). */
+  /** Worker processes, each running one calculation at a time (default 2; config: CALCULATOR_WORKERS). */
+  workers?: number;
+  /** Wall-clock limit per calculation, counted from when a worker starts on it (default 2,000 ms). */
   timeoutMs?: number;
-  /** Heap limit of the worker process (default 64 MB). */
+  /** Heap limit of each worker process (default 64 MB). */
   maxMemoryMb?: number;
-  /** Calculations that may wait for the worker before new ones are turned away (default 32). */
+  /** Calculations that may wait for a free worker before new ones are turned away (default 32). */
   maxQueue?: number;
 }
-
-type Outcome =
-  | { kind: 'reply'; reply: Extract<WorkerReply, { type: 'reply' }> }
-  | { kind: 'timeout' }
-  | { kind: 'died'; error?: Error }
-  | { kind: 'aborted' };
 
 /** A request before it is given an id; distributes over the union so each kind keeps its fields. */
 type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
 
+/** One place a worker runs; its process is replaced when it has to die, the lane stays. */
+interface Lane {
+  slot?: Slot;
+  busy: boolean;
+}
+
 interface Job {
   request: Request;
   signal?: AbortSignal;
+  /** Only this lane may run the job: a health check looks at each worker in turn. */
+  lane?: Lane;
   settle(result: { text: string } | { error: ToolError }): void;
   /** Set once the job has been retried on a fresh worker after its first one died. */
   retried?: boolean;
 }
 
-/** A warm, replaceable worker process that runs calculations in turn. */
-export class Calculator {
+const SHUT_DOWN = 'The calculator has shut down.';
+const CANCELLED = 'The calculation was cancelled.';
+
+/** Warm, replaceable worker processes that run calculations side by side. */
+export class CalculatorPool {
   private readonly timeoutMs: number;
   private readonly maxMemoryMb: number;
   private readonly maxQueue: number;
+  private readonly lanes: Lane[];
   private readonly queue: Job[] = [];
-  private current?: Slot;
   private readonly stopping = new Set<Promise<number>>();
-  private draining = false;
   private closed = false;
   private nextId = 0;
-  /** Workers replaced so far (timeouts, memory, cancellation, taint); for tests and the bench. */
+  /** Workers replaced so far (timeouts, memory, cancellation, taint, deaths); for tests and the bench. */
   restarts = 0;
 
   constructor(options: CalculatorOptions = {}) {
+    const workers = options.workers ?? 2;
+    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1 (got ${workers})`);
+    this.lanes = Array.from({ length: workers }, () => ({ busy: false }));
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.maxMemoryMb = options.maxMemoryMb ?? 64;
     this.maxQueue = options.maxQueue ?? 32;
@@ -62,41 +76,47 @@ export class Calculator {
     return this.enqueue({ kind: 'calculate', expression }, signal);
   }
 
-  /** Resolves when the worker is running and its instance is unchanged; rejects otherwise. */
+  /** Resolves when every worker is running and its instance is unchanged; rejects otherwise. */
   async health(): Promise<void> {
-    await this.enqueue({ kind: 'health' });
+    await Promise.all(this.lanes.map((lane) => this.enqueue({ kind: 'health' }, undefined, lane)));
   }
 
-  /** Start the worker now rather than on the first calculation. */
+  /** Start every worker now rather than on the first calculation. */
   async warm(): Promise<void> {
-    await this.ensureWorker().ready;
+    await Promise.all(this.lanes.map((lane) => this.ensureWorker(lane).ready));
   }
 
-  /** Stop the worker and refuse further calculations. */
+  /** Each worker's process id and whether it is running a calculation; for status reports and tests. */
+  status(): Array<{ pid?: number; busy: boolean }> {
+    return this.lanes.map((lane) => ({ pid: lane.slot?.worker.pid, busy: lane.busy }));
+  }
+
+  /** Stop every worker and refuse further calculations. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.settle({ error: new ToolError('The calculator has shut down.') });
-    if (this.current) this.retire();
+    for (const job of this.queue.splice(0)) job.settle({ error: new ToolError(SHUT_DOWN) });
+    for (const lane of this.lanes) this.retire(lane);
     await Promise.all(this.stopping);
   }
 
-  private enqueue(request: Job['request'], signal?: AbortSignal): Promise<string> {
-    if (this.closed) return Promise.reject(new ToolError('The calculator has shut down.'));
-    if (signal?.aborted) return Promise.reject(new ToolError('The calculation was cancelled.'));
+  private enqueue(request: Request, signal?: AbortSignal, lane?: Lane): Promise<string> {
+    if (this.closed) return Promise.reject(new ToolError(SHUT_DOWN));
+    if (signal?.aborted) return Promise.reject(new ToolError(CANCELLED));
     if (this.queue.length >= this.maxQueue) {
       return Promise.reject(new ToolError('The calculator is busy with other calculations; try again in a moment.'));
     }
     return new Promise((resolve, reject) => {
       let settled = false;
-      // Cancelling answers at once, even while the job waits in the queue or the worker is being killed.
+      // Cancelling answers at once, even while the job waits in the queue or its worker is being killed.
       const onAbort = () => {
         const waiting = this.queue.indexOf(job);
         if (waiting !== -1) this.queue.splice(waiting, 1);
-        job.settle({ error: new ToolError('The calculation was cancelled.') });
+        job.settle({ error: new ToolError(CANCELLED) });
       };
       const job: Job = {
         request,
         signal,
+        lane,
         settle(result) {
           if (settled) return;
           settled = true;
@@ -107,106 +127,106 @@ export class Calculator {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(job);
-      void this.drain();
+      this.dispatch();
     });
   }
 
-  private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
-    try {
-      for (let job = this.queue.shift(); job && !this.closed; job = this.queue.shift()) {
-        if (!job.signal?.aborted) await this.runJob(job);
+  /** Hand waiting jobs, oldest first, to free workers. Runs whenever a job arrives or a worker frees up. */
+  private dispatch(): void {
+    if (this.closed) return;
+    // Once in use, every lane keeps a worker started, so a second caller never pays for a cold start.
+    for (const lane of this.lanes) this.ensureWorker(lane);
+    for (let i = 0; i < this.queue.length; ) {
+      const job = this.queue[i]!;
+      const lane = this.freeLane(job.lane);
+      if (!lane) {
+        if (!job.lane) return; // no worker free and ready: everyone behind waits too
+        i += 1; // a health check waits for its own worker; later jobs may still go elsewhere
+        continue;
       }
-    } finally {
-      this.draining = false;
+      this.queue.splice(i, 1);
+      lane.busy = true;
+      void this.run(lane, job).finally(() => {
+        lane.busy = false;
+        this.dispatch();
+      });
     }
   }
 
-  private async runJob(job: Job): Promise<void> {
-    const slot = this.ensureWorker();
+  /**
+   * A free lane whose worker is ready. A worker still starting (replacing one that was killed) is
+   * taken only when no busy one could free up sooner; otherwise the job waits for whichever comes
+   * first, and the new worker's readiness dispatches again.
+   */
+  private freeLane(only?: Lane): Lane | undefined {
+    if (only) return only.busy ? undefined : only;
+    const idle = this.lanes.filter((lane) => !lane.busy);
+    return idle.find((lane) => lane.slot?.isReady) ?? (idle.length === this.lanes.length ? idle[0] : undefined);
+  }
+
+  private async run(lane: Lane, job: Job): Promise<void> {
+    const slot = this.ensureWorker(lane);
     try {
       await slot.ready;
     } catch (error) {
       // No eager replacement: a worker that cannot start would only fail again; the next call retries.
-      if (this.current === slot) this.current = undefined;
+      if (lane.slot === slot) lane.slot = undefined;
       void slot.worker.terminate().catch(() => 0);
-      job.settle({ error: new ToolError('The calculator could not start; try again later.', { cause: error }) });
+      const message = this.closed ? SHUT_DOWN : 'The calculator could not start; try again later.';
+      job.settle({ error: new ToolError(message, { cause: error }) });
       return;
     }
     if (job.signal?.aborted) return; // cancelled while the worker was starting; already answered
-    const outcome = await this.exchange(slot, job);
+    const outcome = await exchange(slot, { ...job.request, id: ++this.nextId } as WorkerRequest, this.timeoutMs, job.signal);
     if (outcome.kind === 'reply') {
       const { reply } = outcome;
-      if (reply.tainted) this.retire(slot);
+      if (reply.tainted) this.retire(lane, slot);
       job.settle(reply.ok ? { text: reply.text } : { error: new ToolError(reply.message) });
       return;
     }
-    this.retire(slot);
+    this.retire(lane, slot);
     // A worker can die of what an earlier call left behind (a huge result near the memory cap). The job
     // gets one fresh worker before the death is blamed on it.
     if (outcome.kind === 'died' && !job.retried && !this.closed) {
       job.retried = true;
-      return this.runJob(job);
+      return this.run(lane, job);
     }
-    if (this.closed) {
-      job.settle({ error: new ToolError('The calculator has shut down.') });
-    } else if (outcome.kind === 'timeout') {
-      job.settle({ error: new ToolError(`The calculation took longer than ${this.timeoutMs / 1000} s and was stopped. Use smaller numbers or a simpler expression.`) });
-    } else if (outcome.kind === 'died' && (outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      job.settle({ error: new ToolError(`The calculation needed more than the calculator's ${this.maxMemoryMb} MB of memory and was stopped. Use smaller numbers or matrices.`) });
-    } else if (outcome.kind === 'died') {
-      job.settle({ error: new ToolError('The calculator stopped unexpectedly and was restarted; try again.', { cause: outcome.error }) });
-    } else {
-      job.settle({ error: new ToolError('The calculation was cancelled.') });
+    job.settle({ error: this.failure(outcome) });
+  }
+
+  /** What the model is told when a call ended without a reply. */
+  private failure(outcome: Exclude<Outcome, { kind: 'reply' }>): ToolError {
+    if (this.closed) return new ToolError(SHUT_DOWN);
+    if (outcome.kind === 'timeout') {
+      return new ToolError(`The calculation took longer than ${this.timeoutMs / 1000} s and was stopped. Use smaller numbers or a simpler expression.`);
     }
+    if (outcome.kind === 'aborted') return new ToolError(CANCELLED);
+    if ((outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new ToolError(`The calculation needed more than the calculator's ${this.maxMemoryMb} MB of memory and was stopped. Use smaller numbers or matrices.`);
+    }
+    return new ToolError('The calculator stopped unexpectedly and was restarted; try again.', { cause: outcome.error });
   }
 
-  /** Send one request and wait for whichever comes first: the reply, the time limit, death or cancellation. */
-  private exchange(slot: Slot, job: Job): Promise<Outcome> {
-    const id = ++this.nextId;
-    const { worker } = slot;
-    if (slot.exited) return Promise.resolve({ kind: 'died', error: slot.lastError });
-    return new Promise<Outcome>((resolve) => {
-      const finish = (outcome: Outcome) => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('exit', onExit);
-        job.signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      const onMessage = (message: WorkerReply) => {
-        if (message.type === 'reply' && message.id === id) finish({ kind: 'reply', reply: message });
-      };
-      const onExit = () => finish({ kind: 'died', error: slot.lastError });
-      const onAbort = () => finish({ kind: 'aborted' });
-      // A ref'd timer keeps the process alive while a call is in flight, though the worker is unref'd.
-      const timer = setTimeout(() => finish({ kind: 'timeout' }), this.timeoutMs);
-      worker.on('message', onMessage);
-      worker.on('exit', onExit);
-      job.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ ...job.request, id } as WorkerRequest);
+  /** The lane's worker, started if it has none (it never had one, or the last one died). */
+  private ensureWorker(lane: Lane): Slot {
+    if (lane.slot) return lane.slot;
+    const slot = startCalculatorSlot(this.maxMemoryMb, (exited) => {
+      if (lane.slot === exited) lane.slot = undefined;
     });
+    lane.slot = slot;
+    slot.ready.then(() => this.dispatch(), () => undefined);
+    return slot;
   }
-
-  private ensureWorker(): Slot {
-    if (this.current) return this.current;
-    this.current = startCalculatorSlot(this.maxMemoryMb, (slot) => {
-      if (this.current === slot) this.current = undefined;
-    });
-    return this.current;
-  }
-
 
   /** Terminate `slot`'s worker (it may already be dead); a new one starts warm unless closing. */
-  private retire(slot = this.current): void {
+  private retire(lane: Lane, slot = lane.slot): void {
     if (!slot) return;
-    if (this.current === slot) this.current = undefined;
+    if (lane.slot === slot) lane.slot = undefined;
     const stopped = slot.worker.terminate().catch(() => 0);
     this.stopping.add(stopped);
     void stopped.finally(() => this.stopping.delete(stopped));
     if (this.closed) return;
     this.restarts += 1;
-    this.ensureWorker();
+    this.ensureWorker(lane);
   }
 }
