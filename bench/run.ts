@@ -2,6 +2,7 @@
 import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator, benchCalculatorPool } from './calculator.js';
+import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { printSection, type BenchSection } from './stats.js';
 
@@ -10,6 +11,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
   ['calculator', () => benchCalculator()],
   ['calculator-pool', () => benchCalculatorPool()],
+  ['html-text', () => benchHtmlText()],
   ['state', () => benchState()],
   ['discord', () => benchDiscord()],
 ];
