@@ -161,7 +161,7 @@ export class CalculatorPool {
   private freeLane(only?: Lane): Lane | undefined {
     if (only) return only.busy ? undefined : only;
     const idle = this.lanes.filter((lane) => !lane.busy);
-    return idle.find((lane) => lane.slot?.isReady) ?? (idle.length === this.lanes.length ? idle[0] : undefined);
+    return idle.find((lane) => lane.slot?.isReady && !lane.slot.exited) ?? (idle.length === this.lanes.length ? idle[0] : undefined);
   }
 
   private async run(lane: Lane, job: Job): Promise<void> {
@@ -211,7 +211,11 @@ export class CalculatorPool {
   private ensureWorker(lane: Lane): Slot {
     if (lane.slot) return lane.slot;
     const slot = startCalculatorSlot(this.maxMemoryMb, (exited) => {
-      if (lane.slot === exited) lane.slot = undefined;
+      if (lane.slot !== exited) return; // retired on purpose; its replacement is already starting
+      lane.slot = undefined;
+      // Died on its own while idle: replace it now, as after a kill. One that never got ready is not
+      // restarted in a loop; the next call tries again.
+      if (exited.isReady) this.dispatch();
     });
     lane.slot = slot;
     slot.ready.then(() => this.dispatch(), () => undefined);

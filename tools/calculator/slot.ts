@@ -12,7 +12,7 @@ export interface Slot {
   worker: ProcessWorker;
   /** Resolves once mathjs is built and warmed up; rejects if the worker fails to get there. */
   ready: Promise<void>;
-  /** True once `ready` has resolved, so the pool can prefer a worker that answers at once. */
+  /** True once `ready` has resolved (and stays so after an exit: see `exited`). */
   isReady: boolean;
   exited: boolean;
   lastError?: Error;
@@ -50,7 +50,6 @@ export function startCalculatorSlot(maxMemoryMb: number, onExit: (slot: Slot) =>
     });
     worker.on('exit', (code) => {
       slot.exited = true;
-      slot.isReady = false;
       clearTimeout(startTimer);
       reject(new Error(`calculator worker exited with code ${code} before it was ready`));
       onExit(slot);
