@@ -22,6 +22,13 @@ function track(promise: Promise<string>) {
   return Object.assign(tracked, { settled });
 }
 
+/** Wait (a few seconds at most) for `check` to hold: a killed process is reaped a moment after the call ends. */
+async function eventually(check: () => boolean): Promise<boolean> {
+  const giveUp = performance.now() + 5_000;
+  while (!check() && performance.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -101,6 +108,31 @@ describe('the calculator pool', () => {
     expect(after.filter((pid) => before.includes(pid!))).toHaveLength(1); // the untouched worker stayed
     expect(pool.restarts).toBeGreaterThanOrEqual(2); // the kill and the overrun
     expect(isAlive(victim)).toBe(false);
+  });
+
+  it('starts the replacement of a call past a quarter of its limit early, so the kill leaves no gap', async () => {
+    const pool = make({ workers: 1, timeoutMs: 1_200 });
+    await pool.warm();
+    const first = pool.status()[0]!.pid;
+    expect(pool.status()[0]!.spare).toBeUndefined();
+    const slow = track(pool.calculate(SLOW));
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    const spare = pool.status()[0]!.spare;
+    expect(spare).toBeDefined();
+    expect(slow.done).toBe(false);
+    expect(await slow.settled).toMatch(/took longer than 1.2 s/);
+    // The spare took over the moment the slow call's worker was killed.
+    expect(pool.status()[0]).toEqual({ pid: spare, spare: undefined, busy: false });
+    expect(await eventually(() => !isAlive(first!))).toBe(true);
+    expect(await pool.calculate('1 + 1')).toBe('2');
+    // A spare still waiting when the pool closes is stopped too.
+    const again = track(pool.calculate(SLOW));
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    const waiting = pool.status()[0]!.spare!;
+    await pool.close();
+    expect(await again.settled).toMatch(/shut down/);
+    expect(isAlive(waiting)).toBe(false);
+    expect(isAlive(spare!)).toBe(false);
   });
 
   it('replaces workers that died while idle at once, before any call needs them', { timeout: 30_000 }, async () => {

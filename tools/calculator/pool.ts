@@ -3,7 +3,8 @@
  * 2-second expression never holds up another member's arithmetic while a worker is free. mathjs
  * evaluation is synchronous, so the only way to stop `factorial(bignumber(1e7))` is to kill the process:
  * a call that overruns its limit, exhausts the process's memory, is cancelled, or leaves the shared
- * instance changed costs that worker its life, and a fresh one starts at once in its place.
+ * instance changed costs that worker its life, and a fresh one takes its place at once (started while
+ * the call ran, if it ran past a quarter of its limit: see lane.ts).
  *
  * Calls wait in one first-come, first-served queue when every worker is busy; the queue is bounded so a
  * flood is turned away with a clear message instead of piling up. Each call's time limit starts when a
@@ -11,7 +12,8 @@
  */
 import { ToolError } from '../../src/errors.js';
 import { expressionProblem } from './limits.js';
-import { exchange, startCalculatorSlot, type Outcome, type Slot } from './slot.js';
+import { Lane } from './lane.js';
+import { exchange, type Outcome, type Slot } from './slot.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface CalculatorOptions {
@@ -27,12 +29,6 @@ export interface CalculatorOptions {
 
 /** A request before it is given an id; distributes over the union so each kind keeps its fields. */
 type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
-
-/** One place a worker runs; its process is replaced when it has to die, the lane stays. */
-interface Lane {
-  slot?: Slot;
-  busy: boolean;
-}
 
 interface Job {
   request: Request;
@@ -54,7 +50,6 @@ export class CalculatorPool {
   private readonly maxQueue: number;
   private readonly lanes: Lane[];
   private readonly queue: Job[] = [];
-  private readonly stopping = new Set<Promise<number>>();
   private closed = false;
   private nextId = 0;
   /** Workers replaced so far (timeouts, memory, cancellation, taint, deaths); for tests and the bench. */
@@ -63,9 +58,9 @@ export class CalculatorPool {
   constructor(options: CalculatorOptions = {}) {
     const workers = options.workers ?? 2;
     if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1 (got ${workers})`);
-    this.lanes = Array.from({ length: workers }, () => ({ busy: false }));
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.maxMemoryMb = options.maxMemoryMb ?? 64;
+    this.lanes = Array.from({ length: workers }, () => new Lane(this.maxMemoryMb, () => this.dispatch()));
     this.maxQueue = options.maxQueue ?? 32;
   }
 
@@ -83,20 +78,22 @@ export class CalculatorPool {
 
   /** Start every worker now rather than on the first calculation. */
   async warm(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => this.ensureWorker(lane).ready));
+    await Promise.all(this.lanes.map((lane) => lane.worker().ready));
   }
 
-  /** Each worker's process id and whether it is running a calculation; for status reports and tests. */
-  status(): Array<{ pid?: number; busy: boolean }> {
-    return this.lanes.map((lane) => ({ pid: lane.slot?.worker.pid, busy: lane.busy }));
+  /**
+   * Each worker's process id, its spare's (a replacement started early for a call near its limit), and
+   * whether it is running a calculation; for status reports and tests.
+   */
+  status(): Array<{ pid?: number; spare?: number; busy: boolean }> {
+    return this.lanes.map((lane) => ({ ...lane.pids, busy: lane.busy }));
   }
 
   /** Stop every worker and refuse further calculations. */
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.settle({ error: new ToolError(SHUT_DOWN) });
-    for (const lane of this.lanes) this.retire(lane);
-    await Promise.all(this.stopping);
+    await Promise.all(this.lanes.map((lane) => lane.close()));
   }
 
   private enqueue(request: Request, signal?: AbortSignal, lane?: Lane): Promise<string> {
@@ -135,7 +132,7 @@ export class CalculatorPool {
   private dispatch(): void {
     if (this.closed) return;
     // Once in use, every lane keeps a worker started, so a second caller never pays for a cold start.
-    for (const lane of this.lanes) this.ensureWorker(lane);
+    for (const lane of this.lanes) lane.worker();
     for (let i = 0; i < this.queue.length; ) {
       const job = this.queue[i]!;
       const lane = this.freeLane(job.lane);
@@ -161,23 +158,27 @@ export class CalculatorPool {
   private freeLane(only?: Lane): Lane | undefined {
     if (only) return only.busy ? undefined : only;
     const idle = this.lanes.filter((lane) => !lane.busy);
-    return idle.find((lane) => lane.slot?.isReady && !lane.slot.exited) ?? (idle.length === this.lanes.length ? idle[0] : undefined);
+    return idle.find((lane) => lane.ready) ?? (idle.length === this.lanes.length ? idle[0] : undefined);
   }
 
   private async run(lane: Lane, job: Job): Promise<void> {
-    const slot = this.ensureWorker(lane);
+    const slot = lane.worker();
     try {
       await slot.ready;
     } catch (error) {
-      // No eager replacement: a worker that cannot start would only fail again; the next call retries.
-      if (lane.slot === slot) lane.slot = undefined;
-      void slot.worker.terminate().catch(() => 0);
+      // Not restarted in a loop: a worker that cannot start would only fail again. The next dispatch
+      // (this job's end, or the next call) tries one fresh worker.
+      lane.discard(slot);
       const message = this.closed ? SHUT_DOWN : 'The calculator could not start; try again later.';
       job.settle({ error: new ToolError(message, { cause: error }) });
       return;
     }
     if (job.signal?.aborted) return; // cancelled while the worker was starting; already answered
+    // Ordinary calls take a millisecond; one still running at a quarter of its limit will probably be
+    // killed, so its replacement starts meanwhile. If it is not, the spare waits for the lane's next kill.
+    const early = setTimeout(() => lane.prepareSpare(), this.timeoutMs / 4);
     const outcome = await exchange(slot, { ...job.request, id: ++this.nextId } as WorkerRequest, this.timeoutMs, job.signal);
+    clearTimeout(early);
     if (outcome.kind === 'reply') {
       const { reply } = outcome;
       if (reply.tainted) this.retire(lane, slot);
@@ -207,30 +208,9 @@ export class CalculatorPool {
     return new ToolError('The calculator stopped unexpectedly and was restarted; try again.', { cause: outcome.error });
   }
 
-  /** The lane's worker, started if it has none (it never had one, or the last one died). */
-  private ensureWorker(lane: Lane): Slot {
-    if (lane.slot) return lane.slot;
-    const slot = startCalculatorSlot(this.maxMemoryMb, (exited) => {
-      if (lane.slot !== exited) return; // retired on purpose; its replacement is already starting
-      lane.slot = undefined;
-      // Died on its own while idle: replace it now, as after a kill. One that never got ready is not
-      // restarted in a loop; the next call tries again.
-      if (exited.isReady) this.dispatch();
-    });
-    lane.slot = slot;
-    slot.ready.then(() => this.dispatch(), () => undefined);
-    return slot;
-  }
-
-  /** Terminate `slot`'s worker (it may already be dead); a new one starts warm unless closing. */
-  private retire(lane: Lane, slot = lane.slot): void {
-    if (!slot) return;
-    if (lane.slot === slot) lane.slot = undefined;
-    const stopped = slot.worker.terminate().catch(() => 0);
-    this.stopping.add(stopped);
-    void stopped.finally(() => this.stopping.delete(stopped));
-    if (this.closed) return;
-    this.restarts += 1;
-    this.ensureWorker(lane);
+  /** Kill `slot`'s worker (it may already be dead); its replacement takes over unless closing. */
+  private retire(lane: Lane, slot: Slot): void {
+    lane.retire(slot);
+    if (!this.closed) this.restarts += 1;
   }
 }
