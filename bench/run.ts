@@ -2,7 +2,8 @@
 import { benchEngine } from './engine.js';
 import { benchFirstDelta } from './first-delta.js';
 import { benchDiscord } from './discord.js';
-import { benchCalculator } from './calculator.js';
+import { benchCalculator, benchCalculatorPool } from './calculator.js';
+import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
@@ -13,6 +14,8 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
   ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
+  ['calculator-pool', () => benchCalculatorPool()],
+  ['html-text', () => benchHtmlText()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],

@@ -37,6 +37,8 @@ export interface AgentConfig {
 export interface ToolsConfig {
   wikipediaApiUrl: string;
   userAgent: string;
+  /** Calculator worker processes, each running one expression at a time. */
+  calculatorWorkers: number;
 }
 
 export interface StorageConfig {
@@ -156,6 +158,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     userAgent:
       read.string('HTTP_USER_AGENT') ??
       'threadwise/0.1 (Discord ReAct bot; set HTTP_USER_AGENT to include your contact address)',
+    calculatorWorkers: read.int('CALCULATOR_WORKERS', 2, 1, 16),
   };
 
   const ttl = read.int('CONVERSATION_TTL_DAYS', 0, 0);

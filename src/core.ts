@@ -33,7 +33,12 @@ export interface Core {
 }
 
 export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}): Core {
-  const toolbox = createToolbox({ wikipediaApiUrl: config.tools.wikipediaApiUrl, userAgent: config.tools.userAgent, ...overrides.toolbox });
+  const toolbox = createToolbox({
+    wikipediaApiUrl: config.tools.wikipediaApiUrl,
+    userAgent: config.tools.userAgent,
+    calculator: { workers: config.tools.calculatorWorkers },
+    ...overrides.toolbox,
+  });
   const model = overrides.model ?? new OpenAIChatModel(config.model);
   const tools = overrides.tools ? overrides.tools(toolbox.tools) : toolbox.tools;
   const engine = createEngine({ model, tools, defaults: engineDefaults(config), fetch: overrides.fetch });

@@ -49,6 +49,7 @@ describe('configuration', () => {
     expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000 });
     expect(config.storage.keyvUrl).toBe('sqlite://data/threadwise.sqlite');
     expect(config.tools.wikipediaApiUrl).toBe('https://en.wikipedia.org/w/api.php');
+    expect(config.tools.calculatorWorkers).toBe(2);
     expect(config.discord?.messageContent).toBe(false);
   });
 
@@ -62,6 +63,13 @@ describe('configuration', () => {
   it('refuses a reply limit that leaves no room for the request', () => {
     const problems = problemsOf({ OPENAI_API_KEY: 'k', MODEL_MAX_TOKENS: '4096', MODEL_CONTEXT_TOKENS: '4096' }, false);
     expect(problems).toEqual([expect.stringMatching(/MODEL_MAX_TOKENS \(4096\) must be smaller than MODEL_CONTEXT_TOKENS \(4096\)/)]);
+  });
+
+  it('reads the calculator worker count and refuses one outside 1-16', () => {
+    expect(load({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k', CALCULATOR_WORKERS: '4' }).tools.calculatorWorkers).toBe(4);
+    expect(problemsOf({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k', CALCULATOR_WORKERS: '0' })).toEqual([
+      'CALCULATOR_WORKERS must be a whole number from 1 to 16 (got "0").',
+    ]);
   });
 
   it('documents every variable it reads in .env.example', () => {

@@ -2,34 +2,42 @@
  * HTML to readable plain text, for pages read by `read_url` and snippets from Wikipedia. A small
  * single-pass scanner rather than a DOM: every skip is one `indexOf` forward, so hostile markup (a
  * thousand unclosed `<script` tags) costs linear time, and nothing here ever runs the page's code.
+ * Character references go through `entities` (the decoder behind htmlparser2 and cheerio).
  */
+import { DecodingMode, decodeHTML } from 'entities';
 
 /** Elements whose content is never text a reader sees. */
 const SKIP_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'canvas', 'nav', 'aside', 'footer', 'select', 'button']);
 /** Elements that start a new line. */
 const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'header', 'ul', 'ol', 'table', 'tr', 'blockquote', 'pre', 'figure', 'figcaption', 'dl', 'dt', 'dd', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'br', 'li', 'address', 'details', 'summary']);
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', reg: '®', trade: '™',
-  deg: '°', middot: '·', bull: '•', times: '×', divide: '÷', euro: '€', pound: '£', yen: '¥', cent: '¢',
-  sect: '§', para: '¶', shy: '', zwj: '', zwnj: '', thinsp: ' ', ensp: ' ', emsp: ' ', minus: '−',
-};
+/**
+ * Where a character reference can be: `&`, then what a reference may consist of, then an optional `;`.
+ * In text (unlike attributes) HTML5 decodes a reference without looking past it, so decoding each
+ * candidate alone gives what decoding the whole text would.
+ */
+const REFERENCE = /&[#a-zA-Z0-9]+;?/g;
 
-/** Decode character references; unknown names are left as written. */
+/**
+ * Decode character references as an HTML5 parser does in text: every named reference of the standard
+ * (`&eacute;`, `&frac12;`, `&rarr;`), numeric ones (with the spec's replacements: `&#150;` is `–`, `&#0;`
+ * is U+FFFD), and the legacy names HTML5 still accepts without a semicolon (`&amp`, `&copy`, `&eacute`).
+ * Unknown names are left as written. `entities` decodes each candidate: handed a whole megabyte of bare
+ * ampersands it grows its answer one character at a time, which costs more per kilobyte the larger the
+ * page; candidate by candidate the cost stays linear.
+ */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z]{2,8});/g, (whole, body: string) => {
-    if (body[0] === '#') {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '';
-    }
-    return NAMED[body] ?? NAMED[body.toLowerCase()] ?? whole;
-  });
+  return text.replace(REFERENCE, (candidate) => decodeHTML(candidate, DecodingMode.Legacy));
 }
 
-/** Collapse runs of spaces within lines and runs of blank lines between them. */
+/**
+ * Collapse runs of spaces within lines and runs of blank lines between them, and drop invisible format
+ * characters (soft hyphens, zero-width spaces and joiners, bidi controls): a reader sees none of them,
+ * and bidi overrides can make text read differently from what it says.
+ */
 export function tidyWhitespace(text: string): string {
   return text
+    .replace(/\p{Cf}+/gu, '')
     .split('\n')
     .map((line) => line.replace(/[ \t\r\f\v\u00a0]+/g, ' ').trim())
     .join('\n')

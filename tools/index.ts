@@ -1,17 +1,17 @@
 /**
  * The toolbox: every tool the bot has, in one explicit list. `createToolbox` builds them from options
- * (there is no module-level state: the calculator's worker belongs to the toolbox and `close` stops it).
+ * (there is no module-level state: the calculator's workers belong to the toolbox and `close` stops them).
  */
 import type { ToolDefinition } from '../src/agent/tool.js';
-import { createCalculateTool } from './calculate.js';
-import { Calculator, type CalculatorOptions } from './calculator-host.js';
+import { createCalculateTool } from './calculator/calculate.js';
+import { CalculatorPool, type CalculatorOptions } from './calculator/pool.js';
 import { currentTimeTool } from './current-time.js';
 import { createReadUrlTool } from './read-url.js';
 import type { HostLookup } from './safe-http.js';
 import { createWikipediaTool } from './wikipedia.js';
 
 export type { HostLookup } from './safe-http.js';
-export type { CalculatorOptions } from './calculator-host.js';
+export type { CalculatorOptions } from './calculator/pool.js';
 
 /** Names of every tool, in the order they are offered to the model. */
 export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url'] as const;
@@ -29,19 +29,20 @@ export interface ToolboxOptions {
     /** Tests only: resolve host names without DNS. */
     lookup?: HostLookup;
   };
-  calculator?: Pick<CalculatorOptions, 'timeoutMs' | 'maxMemoryMb'>;
+  /** The calculator's pool: `workers` from config (CALCULATOR_WORKERS); the limits are code options. */
+  calculator?: Pick<CalculatorOptions, 'workers' | 'timeoutMs' | 'maxMemoryMb'>;
 }
 
 /** The tools, plus the resources behind them. */
 export interface Toolbox {
   tools: ToolDefinition[];
-  /** Stop the calculator's worker process. The tools must not be used afterwards. */
+  /** Stop the calculator's worker processes. The tools must not be used afterwards. */
   close(): Promise<void>;
 }
 
-/** Build every tool. The calculator's worker starts on first use and then stays warm. */
+/** Build every tool. The calculator's workers start on first use and then stay warm. */
 export function createToolbox(options: ToolboxOptions): Toolbox {
-  const calculator = new Calculator(options.calculator);
+  const calculator = new CalculatorPool(options.calculator);
   const byName: Record<ToolName, ToolDefinition> = {
     calculate: createCalculateTool(calculator),
     wikipedia: createWikipediaTool({ apiUrl: options.wikipediaApiUrl, userAgent: options.userAgent }),

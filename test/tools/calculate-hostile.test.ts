@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
-import { createCalculateTool } from '../../tools/calculate.js';
-import { Calculator } from '../../tools/calculator-host.js';
+import { createCalculateTool } from '../../tools/calculator/calculate.js';
+import { CalculatorPool } from '../../tools/calculator/pool.js';
 import { toolContext } from './helpers/tool-context.js';
 
 const TIMEOUT_MS = 1_000;
@@ -103,11 +103,11 @@ const rows: Row[] = [
 ];
 
 describe('calculate under hostile input', () => {
-  let calculator: Calculator;
+  let calculator: CalculatorPool;
   let calculate: ToolDefinition;
 
   beforeAll(async () => {
-    calculator = new Calculator({ timeoutMs: TIMEOUT_MS, maxMemoryMb: 64 });
+    calculator = new CalculatorPool({ timeoutMs: TIMEOUT_MS, maxMemoryMb: 64 });
     calculate = createCalculateTool(calculator);
     await calculate.run({ expression: '1 + 1' }, toolContext()); // start the worker before timing rows
   });

@@ -1,18 +1,20 @@
 /**
  * The calculator's worker life cycle: kept warm between calls, replaced after an overrun, a cancel or
- * a change to its instance, calls served in turn, and shut down cleanly.
+ * a change to its instance, calls served in turn, and shut down cleanly. These run a pool of one worker,
+ * which must behave exactly as the single process did; what a larger pool adds is in
+ * calculator-pool.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
-import { Calculator } from '../../tools/calculator-host.js';
-import { createCalculatorEngine } from '../../tools/calculator-engine.js';
+import { CalculatorPool } from '../../tools/calculator/pool.js';
+import { createCalculatorEngine } from '../../tools/calculator/engine.js';
 
 const SLOW = 'factorial(bignumber(1e7))'; // minutes of work if nothing stopped it
 
 describe('the calculator worker', () => {
-  const calculators: Calculator[] = [];
-  const make = (options: ConstructorParameters<typeof Calculator>[0] = {}) => {
-    const calculator = new Calculator({ timeoutMs: 500, ...options });
+  const calculators: CalculatorPool[] = [];
+  const make = (options: ConstructorParameters<typeof CalculatorPool>[0] = {}) => {
+    const calculator = new CalculatorPool({ workers: 1, timeoutMs: 500, ...options });
     calculators.push(calculator);
     return calculator;
   };

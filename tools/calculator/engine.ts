@@ -15,8 +15,8 @@ import type { ConfigOptions, MathJsInstance, MathNode } from 'mathjs';
 // The single-file build of the same mathjs version: it loads in ~0.1 s instead of ~1 s for the
 // several hundred modules of the ESM build, which is what a fresh worker costs after a kill.
 import mathjs from 'mathjs/lib/browser/math.js';
-import { expressionProblem } from './calculator-limits.js';
-import { describeResult } from './calculator-format.js';
+import { expressionProblem } from './limits.js';
+import { describeResult } from './format.js';
 
 /**
  * Functions an expression may not call. mathjs's security page lists the first six; the rest re-enter

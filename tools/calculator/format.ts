@@ -5,7 +5,7 @@
  * booleans, complex numbers and fractions come back.
  */
 import type { MathJsInstance } from 'mathjs';
-import type { EngineReply } from './calculator-engine.js';
+import type { EngineReply } from './engine.js';
 
 /** Most elements a matrix result may have; a bigger one is summarised instead of printed. */
 export const MAX_RESULT_ELEMENTS = 1_000;

@@ -3,7 +3,7 @@
  * answers one message at a time. The host kills this process when a call runs too long, eats too much
  * memory or leaves the instance changed, so nothing here needs to defend against slowness itself.
  */
-import { createCalculatorEngine } from './calculator-engine.js';
+import { createCalculatorEngine } from './engine.js';
 
 /** What the host sends: a calculation, or a health check of the shared instance. */
 export type WorkerRequest = { id: number; kind: 'calculate'; expression: string } | { id: number; kind: 'health' };
@@ -39,7 +39,7 @@ const port = {
   },
 };
 
-if (!process.send) throw new Error('calculator-worker must run as a child process with an IPC channel');
+if (!process.send) throw new Error('the calculator worker must run as a child process with an IPC channel');
 // The host going away (a crash, kill -9) must not leave this process behind.
 process.on('disconnect', () => process.exit(0));
 

@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** The part of a worker the calculator host uses, over a child process's IPC channel. */
+/** The part of a worker the calculator pool uses, over a child process's IPC channel. */
 export class ProcessWorker extends EventEmitter {
   private readonly exited: Promise<number>;
   private stderrTail = '';
@@ -37,6 +37,11 @@ export class ProcessWorker extends EventEmitter {
         resolve(code ?? 1);
       });
     });
+  }
+
+  /** The child's process id (undefined if it never started), for status reports and tests. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   postMessage(message: unknown): void {

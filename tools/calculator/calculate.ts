@@ -1,11 +1,11 @@
 /**
- * The `calculate` tool: what the model sees of the calculator. The work happens in `Calculator`, a warm
- * worker process that can be killed; this file only describes the tool and hands the expression over.
+ * The `calculate` tool: what the model sees of the calculator. The work happens in `CalculatorPool`, warm
+ * worker processes that can be killed; this file only describes the tool and hands the expression over.
  */
 import { z } from 'zod';
-import { defineTool, type ToolDefinition } from '../src/agent/tool.js';
-import type { Calculator } from './calculator-host.js';
-import { MAX_EXPRESSION_LENGTH } from './calculator-limits.js';
+import { defineTool, type ToolDefinition } from '../../src/agent/tool.js';
+import type { CalculatorPool } from './pool.js';
+import { MAX_EXPRESSION_LENGTH } from './limits.js';
 
 const parameters = z.object({
   expression: z
@@ -15,8 +15,8 @@ const parameters = z.object({
     ),
 });
 
-/** The `calculate` tool, backed by `calculator` (shared by every call; it serialises them). */
-export function createCalculateTool(calculator: Calculator): ToolDefinition<z.infer<typeof parameters>> {
+/** The `calculate` tool, backed by `calculator` (shared by every call; it spreads them over its workers). */
+export function createCalculateTool(calculator: CalculatorPool): ToolDefinition<z.infer<typeof parameters>> {
   return defineTool({
     name: 'calculate',
     description:
