@@ -16,6 +16,9 @@ import { fmt, median, type BenchSection } from './stats.js';
 const STEPS = 3;
 const SYSTEM = 'You are a research assistant. Use the available tools when needed.';
 
+/** Request bytes the server received, per loop name in the `x-loop` header (for the prompt-size row). */
+const requestBytes = new Map<string, number>();
+
 function startServer(): Promise<http.Server> {
   const toolReply = JSON.stringify({
     id: 'x', object: 'chat.completion', created: 0, model: 'm',
@@ -33,6 +36,8 @@ function startServer(): Promise<http.Server> {
     req.on('end', () => {
       // Stateless: the number of tool results so far decides the reply, so concurrent episodes work.
       const body = Buffer.concat(chunks).toString();
+      const loop = req.headers['x-loop'];
+      if (typeof loop === 'string') requestBytes.set(loop, (requestBytes.get(loop) ?? 0) + Buffer.byteLength(body));
       const toolResults = body.split('"role":"tool"').length - 1;
       const text = toolResults >= STEPS - 1 ? answerReply : toolReply;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -52,8 +57,8 @@ const schemas = [{
 const TOOLS: Record<string, (args: { a: number; b: number }) => number> = { add: ({ a, b }) => a + b };
 
 /** The reference write-up's loop, in TypeScript, with the openai SDK. */
-function minimalSdkLoop(baseURL: string): Episode {
-  const client = new OpenAI({ apiKey: 'x', baseURL });
+function minimalSdkLoop(baseURL: string, label?: string): Episode {
+  const client = new OpenAI({ apiKey: 'x', baseURL, ...(label ? { defaultHeaders: { 'x-loop': label } } : {}) });
   return async () => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is 2 + 3?' }];
     for (let step = 0; step < 10; step++) {
@@ -99,8 +104,9 @@ function minimalFetchLoop(baseURL: string): Episode {
 }
 
 /** Our loop: an engine run with its events consumed, as the bot does. */
-function ourLoop(baseURL: string): Episode {
-  const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 });
+function ourLoop(baseURL: string, label?: string): Episode {
+  const fetchAs: typeof fetch | undefined = label ? (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-loop': label } }) : undefined;
+  const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 }, { fetch: fetchAs });
   const add = defineTool({
     name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }),
     async run({ a, b }) {
@@ -174,6 +180,9 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
         });
       }
     }
+    // What each loop sends for one episode: our system prompt and step notes against the minimal loop's.
+    await minimalSdkLoop(baseURL, 'minimal')();
+    await ourLoop(baseURL, 'engine')();
   } finally {
     server.closeAllConnections();
     server.close();
@@ -184,6 +193,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
     notes: [
       `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
+      `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],
   };
 }

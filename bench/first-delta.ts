@@ -1,12 +1,14 @@
 /**
  * Time from sending a request to the first text delta: OpenAIChatModel (streaming, with the think
- * splitter, stop-sequence cutter, idle watchdog and reply builder in the path) against the raw
- * `openai` SDK streaming loop, the baseline, on one local zero-latency SSE server in the same run.
+ * splitter, stop-sequence cutter, idle watchdog and reply builder in the path), and an engine run
+ * around it to its first `text-delta` event, against the raw `openai` SDK streaming loop, the
+ * baseline, on one local zero-latency SSE server in the same run.
  * Rounds interleave the two so machine noise hits both alike.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import { createEngine } from '../src/agent/engine.js';
 import { OpenAIChatModel } from '../src/llm/openai-model.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 
@@ -67,6 +69,20 @@ function ourClient(baseURL: string): Probe {
   };
 }
 
+/** The engine around the same client: a one-step run, timed to its first `text-delta` event. */
+function ourEngine(baseURL: string): Probe {
+  const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, idleTimeoutMs: 30_000, maxRetries: 0, maxRetryWaitMs: 0, maxTokens: 1024 });
+  const engine = createEngine({ model, tools: [], defaults: { protocol: 'native' } });
+  return async () => {
+    const t0 = performance.now();
+    let first = -1;
+    for await (const event of engine.run({ messages: MESSAGES })) {
+      if (first < 0 && event.type === 'text-delta') first = performance.now() - t0;
+    }
+    return first * 1000;
+  };
+}
+
 async function sample(probe: Probe, count: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < count; i++) out.push(await probe());
@@ -82,6 +98,7 @@ export async function benchFirstDelta(options: { warmup?: number; rounds?: numbe
   const probes: Array<[string, Probe]> = [
     ['raw openai SDK streaming loop (baseline)', rawSdk(baseURL)],
     ['OpenAIChatModel.complete with onDelta', ourClient(baseURL)],
+    ['engine run, first text-delta event', ourEngine(baseURL)],
   ];
   const all = new Map<string, number[]>(probes.map(([name]) => [name, []]));
   const roundMedians = new Map<string, number[]>(probes.map(([name]) => [name, []]));
