@@ -22,6 +22,8 @@ export interface AppOverrides extends CoreOverrides {
   queue?: ThreadQueueOptions;
   /** Fewest milliseconds between edits of a step-log message (default 1,200). */
   stepLogIntervalMs?: number;
+  /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
+  answerEditIntervalMs?: number;
   now?: () => Date;
 }
 
@@ -64,6 +66,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       historyTokenBudget: config.storage.historyTokenBudget,
       tokenCounter: tokenCounters()(config.model.model),
       stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
+      answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
       logger,
       now,
     }),

@@ -12,6 +12,9 @@ import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js'
 
 export const WRITING_MARK = '\n-# ✍️ still writing…';
 
+/** More messages than this and, where files are allowed, the answer goes as a file with its start shown. */
+export const MAX_ANSWER_MESSAGES = 5;
+
 export interface AnswerStreamOptions {
   /** Fewest milliseconds between edits (default 1,000). */
   minEditIntervalMs?: number;
@@ -21,7 +24,7 @@ export interface AnswerStreamOptions {
 
 export class AnswerStream<H> {
   private text = '';
-  private final: string | undefined;
+  private final: Shown[] | undefined;
   private held: NodeJS.Timeout | undefined;
   private readonly mirror: MessageMirror<H>;
   private readonly holdMs: number;
@@ -49,6 +52,11 @@ export class AnswerStream<H> {
     return this.text.length > 0;
   }
 
+  /** The answer text so far, as shown while it is written (for an answer the run did not finish). */
+  get partial(): string {
+    return closeOpenFence(`### Answer\n${this.text}`);
+  }
+
   /** More answer text. */
   write(text: string, provisional = false): void {
     this.text += text;
@@ -67,15 +75,19 @@ export class AnswerStream<H> {
     this.mirror.changed();
   }
 
-  /** Edit the messages into the final answer, at once; resolves when Discord has it. */
-  finish(formatted: string): Promise<void> {
+  /**
+   * Edit the messages into the final answer, at once; resolves when Discord has it. A long answer
+   * goes as a file where files are allowed, and as more messages where they are not: never lost.
+   */
+  finish(formatted: string, canAttachFiles: boolean): Promise<void> {
     clearTimeout(this.held);
-    this.final = formatted;
+    // Nothing to say (the caller posts a failure notice instead): any draft is taken back.
+    this.final = formatted ? finalMessages(formatted, canAttachFiles) : [];
     return this.mirror.close();
   }
 
   private render(closed: boolean): Shown[] {
-    if (this.final !== undefined) return splitMessage(this.final).map((content) => ({ content, button: false }));
+    if (this.final !== undefined) return this.final;
     if (closed || !this.text) return [];
     const chunks = splitMessage(`### Answer\n${this.text}`, MESSAGE_LIMIT - WRITING_MARK.length - 4);
     return chunks.map((chunk, i) => ({
@@ -84,4 +96,12 @@ export class AnswerStream<H> {
       button: false,
     }));
   }
+}
+
+function finalMessages(formatted: string, canAttachFiles: boolean): Shown[] {
+  const chunks = splitMessage(formatted);
+  if (chunks.length <= MAX_ANSWER_MESSAGES || !canAttachFiles) return chunks.map((content) => ({ content, button: false }));
+  const preview = splitMessage(formatted, 1500)[0]!;
+  const note = `-# The answer is long (${formatted.length.toLocaleString('en-US')} characters): the full text is in the attached file.`;
+  return [{ content: `${closeOpenFence(preview)}\n\n${note}`, button: false, files: [{ name: 'answer.md', data: Buffer.from(formatted, 'utf8'), description: 'The full answer' }] }];
 }

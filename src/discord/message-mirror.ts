@@ -5,18 +5,27 @@
  * The step log and the streamed answer are both mirrors; each says what its messages should read.
  */
 
-/** Where the messages go: a thread (or, without one, the interaction's webhook). */
-export interface LogSink<H> {
-  send(content: string, withStopButton: boolean): Promise<H>;
-  edit(handle: H, content: string, withStopButton: boolean): Promise<void>;
-  /** Remove a message the mirror no longer needs (a draft that turned out not to be an answer). */
-  remove?(handle: H): Promise<void>;
+/** A file to attach to a message. */
+export interface FileOut {
+  name: string;
+  data: Buffer;
+  description?: string;
 }
 
 /** What one message should show. */
 export interface Shown {
   content: string;
+  /** Whether it carries the run's Stop button. */
   button: boolean;
+  files?: FileOut[];
+}
+
+/** Where the messages go: a thread (or, without one, the interaction's webhook). */
+export interface LogSink<H> {
+  send(message: Shown): Promise<H>;
+  edit(handle: H, message: Shown): Promise<void>;
+  /** Remove a message the mirror no longer needs (a draft that turned out not to be an answer). */
+  remove?(handle: H): Promise<void>;
 }
 
 export class MessageMirror<H> {
@@ -89,8 +98,8 @@ export class MessageMirror<H> {
       for (const [i, want] of wanted.entries()) {
         if (this.failure !== undefined) return;
         const now = this.shown[i];
-        if (now && now.content === want.content && now.button === want.button) continue;
-        await this.write(() => (i < this.handles.length ? this.sink.edit(this.handles[i]!, want.content, want.button) : this.sink.send(want.content, want.button).then((h) => void this.handles.push(h))));
+        if (now && now.content === want.content && now.button === want.button && now.files === want.files) continue;
+        await this.write(() => (i < this.handles.length ? this.sink.edit(this.handles[i]!, want) : this.sink.send(want).then((h) => void this.handles.push(h))));
         this.shown[i] = want;
       }
       // Messages no longer wanted (a draft that was not the answer after all).

@@ -2,14 +2,16 @@
  * One turn in a thread: a person's message in, the run's steps shown as they happen, the answer out,
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
+import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
 import type { DisplayLevel } from '../policy/index.js';
 import { toModelMessages, trimHistory, type NewMessage, type StoredMessage } from '../state/index.js';
-import { formatAnswer, formatFailure, formatStep } from './format-steps.js';
-import { postAnswer } from './answer-message.js';
+import { AnswerStream } from './answer-stream.js';
+import { formatAnswer, formatFailure } from './format-steps.js';
+import type { Shown } from './message-mirror.js';
 import { StepLog } from './step-log.js';
+import { TurnView, typingIndicator } from './turn-view.js';
 import type { TurnTarget } from './turn-target.js';
 import { describeDiscordError } from './discord-errors.js';
 import type { TurnDeps, TurnRequest } from './turns.js';
@@ -70,13 +72,11 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   });
 
   const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id });
-  const steps = new StepLog<Message>(
-    {
-      send: (content, button) => target.send({ content, components: button ? stopButton(run.id) : [] }),
-      edit: (message, content, button) => target.edit(message, { content, components: button ? stopButton(run.id) : [] }),
-    },
-    { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true },
-  );
+  const sink = messagesIn(target, run.id);
+  const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true });
+  const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.answerEditIntervalMs });
+  const typing = typingIndicator(() => target.typing());
+  const view = new TurnView(steps, answer, typing, request.display);
   if (trimmed.droppedTurns > 0) {
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }
@@ -93,14 +93,13 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     });
     for await (const event of agentRun) {
       deps.onEvent?.(event, scope);
-      const text = formatStep(event, request.display);
-      if (text) steps.append(text);
-      if (event.type === 'step-start' && event.step === 1 && request.display === 'answer') steps.append('-# 🤔 working on it…');
+      view.show(event);
     }
     result = await agentRun.result;
     await steps.close();
-    return await finishTurn(deps, request, result, userMessage, run.stopCause);
+    return await finishTurn(deps, request, result, userMessage, answer, run.stopCause);
   } finally {
+    typing.close();
     await steps.close();
     // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
     if (steps.failure !== undefined) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
@@ -109,7 +108,21 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   }
 }
 
-async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, stopCause?: string): Promise<TurnOutcome> {
+/** The step log's and the answer's messages, as the turn's target takes them. */
+function messagesIn(target: TurnTarget, runId: string) {
+  const outgoing = (m: Shown) => ({
+    content: m.content,
+    components: m.button ? stopButton(runId) : [],
+    ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
+  });
+  return {
+    send: (m: Shown) => target.send(outgoing(m)),
+    edit: (message: Message, m: Shown) => target.edit(message, outgoing(m)),
+    remove: (message: Message) => target.remove(message),
+  };
+}
+
+async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, answer: AnswerStream<Message>, stopCause?: string): Promise<TurnOutcome> {
   const { target } = request;
   const key = target.conversationKey;
   // Save first: the memory must hold this turn even if Discord refuses the answer message.
@@ -127,19 +140,22 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     : '';
 
   if (result.answer !== undefined) {
-    try {
-      const answerMessage = await postAnswer(target, formatAnswer(result.answer, result, result.sources) + saveNote);
-      return { result, answerMessage };
-    } catch (error) {
-      const failure = describeDiscordError(error, 'post the answer');
-      await target.send({ content: failure }).catch(() => undefined);
-      return { result, failure };
-    }
+    await answer.finish(formatAnswer(result.answer, result, result.sources) + saveNote, target.canAttachFiles());
+    if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
+    const failure = describeDiscordError(answer.failure, 'post the answer');
+    await target.send({ content: failure }).catch(() => undefined);
+    return { result, failure };
   }
   const failure =
     stopCause === 'shutdown'
       ? '⏹️ Interrupted: the bot is restarting. Your message is saved; send it again in a minute.'
       : formatFailure(result);
-  await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
+  if (answer.started) {
+    // Part of an answer was already on screen: keep it, marked, with what went wrong under it.
+    await answer.finish(`${answer.partial}\n\n${failure}${saveNote}`, target.canAttachFiles());
+  } else {
+    await answer.finish('', false);
+    await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
+  }
   return { result, failure };
 }

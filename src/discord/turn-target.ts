@@ -3,6 +3,7 @@
  * own webhook (follow-ups need no channel permission), so the person still gets an answer.
  */
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Message, ThreadChannel } from 'discord.js';
+import { PermissionFlagsBits } from 'discord.js';
 import { DiscordCode, discordCode } from './discord-errors.js';
 
 /** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
@@ -19,6 +20,12 @@ export interface TurnTarget {
   conversationKey: string | undefined;
   send(message: Outgoing): Promise<Message>;
   edit(message: Message, update: Outgoing): Promise<void>;
+  /** Delete a message the turn posted (a draft that was not the answer after all). */
+  remove(message: Message): Promise<void>;
+  /** Show "threadwise is typing…" for a few seconds (or until the next message). */
+  typing(): Promise<void>;
+  /** Whether messages here may carry files (Attach Files). */
+  canAttachFiles(): boolean;
 }
 
 export function threadTarget(thread: ThreadChannel): TurnTarget {
@@ -36,8 +43,13 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
     conversationKey: thread.id,
     send: (m) => withUnarchive(() => thread.send({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS })),
     edit: async (message, m) => {
-      await withUnarchive(() => message.edit({ content: m.content, components: m.components ?? [], allowedMentions: NO_MENTIONS }));
+      await withUnarchive(() => message.edit({ content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS }));
     },
+    remove: async (message) => {
+      await message.delete();
+    },
+    typing: () => thread.sendTyping(),
+    canAttachFiles: () => thread.guild.members.me ? thread.permissionsFor(thread.guild.members.me).has(PermissionFlagsBits.AttachFiles) : true,
   };
 }
 
@@ -46,7 +58,13 @@ export function interactionTarget(interaction: ChatInputCommandInteraction): Tur
     conversationKey: undefined,
     send: (m) => interaction.followUp({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS }),
     edit: async (message, m) => {
-      await interaction.webhook.editMessage(message, { content: m.content, components: m.components ?? [], allowedMentions: NO_MENTIONS });
+      await interaction.webhook.editMessage(message, { content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS });
     },
+    remove: async (message) => {
+      await interaction.webhook.deleteMessage(message);
+    },
+    // An interaction's messages need no channel permission, and no typing indicator goes through it.
+    typing: async () => undefined,
+    canAttachFiles: () => interaction.appPermissions?.has(PermissionFlagsBits.AttachFiles) ?? true,
   };
 }

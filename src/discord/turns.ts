@@ -33,6 +33,8 @@ export interface TurnDeps {
   tokenCounter: TokenCounter;
   /** Fewest milliseconds between edits of a step-log message. */
   stepLogIntervalMs: number;
+  /** Fewest milliseconds between edits of a streaming answer (about one a second). */
+  answerEditIntervalMs: number;
   logger: Logger;
   now: () => Date;
   /** Sees every engine event of every turn, with where it happened (metrics). */

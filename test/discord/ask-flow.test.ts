@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, isFinalAnswer } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -16,7 +16,7 @@ describe('/ask end to end', () => {
       { content: '17 × 3 is **51**.' },
     );
     const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 17 times 3?' } });
-    const answer = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    const answer = await fake.waitForMessage(isFinalAnswer, 10_000);
 
     expect(interaction.ackType).toBe(5);
     expect(interaction.ackLatencyMs).toBeLessThan(3000);

@@ -6,12 +6,18 @@
  */
 import { startApp, type App } from '../../app/app.js';
 import { commands } from '../../commands/index.js';
+import { WRITING_MARK } from '../../src/discord/answer-stream.js';
 import type { ToolDefinition } from '../../src/agent/tool.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Storage } from '../../src/state/index.js';
 import { FakeDiscord, type FakeDiscordOptions } from '../fake-discord/index.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
+
+/** A message that is a finished answer: `### Answer`, no longer marked as still being written. */
+export function isFinalAnswer(m: { content: string }): boolean {
+  return m.content.startsWith('### Answer') && !m.content.includes(WRITING_MARK.trim());
+}
 
 export interface HarnessOptions {
   fake?: FakeDiscordOptions;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, isFinalAnswer } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -29,7 +29,7 @@ describe('bot lifecycle and thread states', () => {
     const { fake, model } = h;
     model.script({ content: 'First.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Lock me?' } });
-    const answer = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    const answer = await fake.waitForMessage(isFinalAnswer, 10_000);
     fake.updateThread(answer.channelId, { locked: true, archived: false });
     const again = fake.sendSlashCommand({ name: 'ask', options: { question: 'Still there?' }, channelId: answer.channelId });
     await fake.waitFor(() => fake.message(again.originalMessageId ?? '')?.content.includes('locked') ?? false, 10_000);
@@ -41,7 +41,7 @@ describe('bot lifecycle and thread states', () => {
     const { fake, model } = h;
     model.script({ content: 'First.' }, { content: 'Second.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Archive me?' } });
-    const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    const first = await fake.waitForMessage(isFinalAnswer, 10_000);
     fake.updateThread(first.channelId, { archived: true });
     // Discord offers no commands in an archived thread; posting in it reopens it (threads.md).
     expect(() => fake.sendSlashCommand({ name: 'ask', options: { question: 'Back again?' }, channelId: first.channelId })).toThrow(/archived/);
@@ -61,7 +61,7 @@ describe('long threads and long runs', () => {
     const long = 'word '.repeat(700).trim();
     model.script({ content: `First answer: ${long}` }, { content: 'Second answer.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Tell me a lot' } });
-    const first = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    const first = await fake.waitForMessage(isFinalAnswer, 10_000);
     const mark = fake.mark();
     fake.sendMessage({ channelId: first.channelId, content: 'And briefly?' });
     await fake.waitForMessage((m) => m.content.includes('Second answer.'), 10_000, { since: mark });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { askOnce, command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { isFinalAnswer } from './harness.js';
 
 let w: ModerationWorld | undefined;
 let dir: string | undefined;
@@ -45,7 +46,7 @@ describe('tool policy during runs', () => {
 
     model.script({ content: 'Thought: I will compute it.\nAction: calculate: 2 + 2\nPAUSE' }, { content: 'Answer: 2 + 2 is 4.' });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 2 + 2?' } });
-    await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    await fake.waitForMessage(isFinalAnswer, 10_000);
 
     const [first, second] = model.requests;
     expect(first!.body.tools).toBeUndefined();
@@ -76,7 +77,7 @@ describe('tool policy during runs', () => {
     await toolStarted;
     await command(fake, 'tools', sub('disable', { tool: 'calculate' }), { userId: modId });
     release();
-    await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000);
+    await fake.waitForMessage(isFinalAnswer, 10_000);
     expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toContain('calculate');
     expect(model.requests[1]!.body.tools!.map((t) => t.function.name)).toEqual(['wikipedia', 'current_time']);
   });
@@ -108,7 +109,7 @@ describe('/settings end to end', () => {
       model.script({ content: 'I will compute it.', toolCalls: [{ name: 'calculate', arguments: { expression: '6 * 7' } }] }, { content: '6 × 7 is 42.' });
       const since = fake.mark();
       fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 6 times 7?' }, channelId: inChannel });
-      const answer = await fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000, { since });
+      const answer = await fake.waitForMessage(isFinalAnswer, 10_000, { since });
       return fake.botMessages(answer.channelId).map((m) => m.content).join('\n');
     };
     const quiet = await run(channelId);

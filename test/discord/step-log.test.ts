@@ -5,12 +5,12 @@ import { formatAnswer, formatStep } from '../../src/discord/format-steps.js';
 function fakeSink(delayMs = 0) {
   const messages: Array<{ content: string; button: boolean; edits: number }> = [];
   const sink: LogSink<number> = {
-    async send(content, button) {
+    async send({ content, button }) {
       await new Promise((r) => setTimeout(r, delayMs));
       messages.push({ content, button, edits: 0 });
       return messages.length - 1;
     },
-    async edit(handle, content, button) {
+    async edit(handle, { content, button }) {
       await new Promise((r) => setTimeout(r, delayMs));
       Object.assign(messages[handle]!, { content, button, edits: messages[handle]!.edits + 1 });
     },

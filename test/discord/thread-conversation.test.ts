@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness, isFinalAnswer } from './harness.js';
 
 let h: Harness | undefined;
 
@@ -14,11 +14,17 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The bot's answer messages in a thread: from the one that starts it to the end. */
+function answerParts<M extends { content: string; authorId: string }>(messages: M[]): M[] {
+  const start = messages.findIndex((m) => m.content.startsWith('### Answer'));
+  return start === -1 ? [] : messages.slice(start);
+}
+
 /** Ask in #general and wait for the answer; returns the thread id. */
 async function askAndWait(harness: Harness, question: string): Promise<string> {
   const before = harness.fake.mark();
   harness.fake.sendSlashCommand({ name: 'ask', options: { question } });
-  const answer = await harness.fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000, { since: before });
+  const answer = await harness.fake.waitForMessage(isFinalAnswer, 10_000, { since: before });
   return answer.channelId;
 }
 
@@ -141,19 +147,53 @@ describe('conversations in a thread', () => {
     }
   });
 
-  it('sends a 9,000-character answer as a file with its start inline', async () => {
+  it('posts a 9,000-character answer as messages of at most 2,000 characters, losing nothing', async () => {
     h = await startHarness();
     const { fake, model } = h;
     const long = Array.from({ length: 1000 }, (_, i) => `line ${String(i).padStart(3, '0')}`).join('\n');
     model.script({ content: long });
     const threadId = await askAndWait(h, 'Write a lot');
-    const answer = fake.messagesIn(threadId).find((m) => m.content.startsWith('### Answer'))!;
+    await fake.waitFor(() => fake.messagesIn(threadId).some((m) => m.content.includes('-# 1 step')), 10_000);
+    const parts = answerParts(fake.messagesIn(threadId));
+    expect(parts.length).toBeGreaterThan(4);
+    for (const part of parts) expect(part.content.length).toBeLessThanOrEqual(2000);
+    const lines = parts.map((p) => p.content).join('\n').split('\n').filter((l) => /^line \d{3}$/.test(l));
+    expect(lines).toHaveLength(1000);
+    expect(parts.some((p) => p.attachments.length > 0)).toBe(false);
+  });
+
+  it('sends a 20,000-character answer as a file with its start inline, where files are allowed', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    const long = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n');
+    model.script({ content: long });
+    const threadId = await askAndWait(h, 'Write even more');
+    const answer = fake.messagesIn(threadId).find(isFinalAnswer)!;
+    await fake.waitFor(() => answer.attachments.length === 1, 10_000);
     expect(answer.content.length).toBeLessThanOrEqual(2000);
     expect(answer.content).toContain('the full text is in the attached file');
-    expect(answer.attachments).toHaveLength(1);
     expect(answer.attachments[0]!.filename).toBe('answer.md');
-    expect(answer.attachments[0]!.size).toBeGreaterThan(9000);
+    expect(answer.attachments[0]!.size).toBeGreaterThan(20_000);
+    expect(answerParts(fake.messagesIn(threadId))).toHaveLength(1);
   });
+
+  it('without Attach Files, a 20,000-character answer is posted as messages and nothing is lost', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    fake.setPermissions({ channelId: fake.defaults.channelId, deny: ['AttachFiles'] });
+    const long = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n');
+    model.script({ content: long });
+    const threadId = await askAndWait(h, 'Write even more, no files');
+    await fake.waitFor(() => fake.messagesIn(threadId).some((m) => m.content.includes('-# 1 step')), 20_000);
+    const parts = answerParts(fake.messagesIn(threadId));
+    for (const part of parts) {
+      expect(part.content.length).toBeLessThanOrEqual(2000);
+      expect(part.attachments).toEqual([]);
+    }
+    const lines = parts.map((p) => p.content).join('\n').split('\n').filter((l) => /^line \d{4}$/.test(l));
+    expect(lines).toHaveLength(2000);
+    expect(fake.messagesIn(threadId).some((m) => /could not post/i.test(m.content))).toBe(false);
+  }, 30_000);
 
   it('says so in the thread when the model server is down, and keeps the memory intact', async () => {
     h = await startHarness({ messageContent: true });

@@ -5,7 +5,7 @@
  */
 import type { CommandOption, FakeDiscord, FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { MessageFlag } from '../fake-discord/index.js';
-import { startHarness, type Harness, type HarnessOptions } from '../discord/harness.js';
+import { startHarness, type Harness, type HarnessOptions, isFinalAnswer } from '../discord/harness.js';
 import type { FakeOpenAIServer } from '../fakes/openai-server.js';
 
 /** Option types by name: what `/tools` and `/settings` declare. */
@@ -65,7 +65,7 @@ export async function askOnce(w: ModerationWorld, by: { userId?: string; channel
   w.model.script({ content: 'Done.' });
   const since = w.fake.mark();
   w.fake.sendSlashCommand({ name: 'ask', options: { question: 'Which tools do you have?' }, ...by });
-  const answer = await w.fake.waitForMessage((m) => m.content.startsWith('### Answer'), 10_000, { since });
+  const answer = await w.fake.waitForMessage(isFinalAnswer, 10_000, { since });
   const request = w.model.requests[before]!;
   return { answer, offered: (request.body.tools ?? []).map((t) => t.function.name) };
 }
