@@ -4,7 +4,7 @@
  * list comes from the composition root, so this layer never imports `commands/`.
  */
 import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction } from 'discord.js';
-import type { Command } from './command.js';
+import { isMessageCommand, type AnyCommand, type Command, type MessageCommand } from './command.js';
 import type { BotServices } from './services.js';
 import { handleFollowUp } from './follow-ups.js';
 import { handleStopButton } from './stop-button.js';
@@ -16,7 +16,7 @@ export interface BotOptions {
   token: string;
   /** REST base (DISCORD_API_BASE_URL); the gateway URL then comes from that API. */
   apiBaseUrl?: string;
-  commands: readonly Command[];
+  commands: readonly AnyCommand[];
 }
 
 export interface RunningBot {
@@ -38,8 +38,11 @@ export function createClient(messageContent: boolean, apiBaseUrl?: string): Clie
 export async function startBot(services: BotServices, options: BotOptions): Promise<RunningBot> {
   const { logger } = services;
   const client = createClient(services.messageContent, options.apiBaseUrl);
-  const byName = new Map(options.commands.map((c) => [c.data.name, c]));
+  const slash = new Map(options.commands.filter((c): c is Command => !isMessageCommand(c)).map((c) => [c.data.name, c]));
+  const onMessages = new Map(options.commands.filter(isMessageCommand).map((c): [string, MessageCommand] => [c.data.name, c]));
   const buttonRoutes = options.commands.flatMap((c) => (c.buttons ? [c.buttons] : []));
+  const modalRoutes = options.commands.flatMap((c) => (c.modals ? [c.modals] : []));
+  const unknown = 'I do not know that command; it may be from an older version.';
 
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction).catch((error) => reportFailure(interaction, error));
@@ -53,14 +56,20 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {
-      const command = byName.get(interaction.commandName);
-      if (!command) return void (await interaction.reply({ content: 'I do not know that command; it may be from an older version.', flags: MessageFlags.Ephemeral }));
+      const command = slash.get(interaction.commandName);
+      if (!command) return void (await interaction.reply({ content: unknown, flags: MessageFlags.Ephemeral }));
+      await command.execute(interaction, services);
+    } else if (interaction.isMessageContextMenuCommand()) {
+      const command = onMessages.get(interaction.commandName);
+      if (!command) return void (await interaction.reply({ content: unknown, flags: MessageFlags.Ephemeral }));
       await command.execute(interaction, services);
     } else if (interaction.isAutocomplete()) {
-      await byName.get(interaction.commandName)?.autocomplete?.(interaction, services);
+      await slash.get(interaction.commandName)?.autocomplete?.(interaction, services);
     } else if (interaction.isButton()) {
       if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, services);
       await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, services);
+    } else if (interaction.isModalSubmit()) {
+      await modalRoutes.find((m) => interaction.customId.startsWith(m.prefix))?.handle(interaction, services);
     }
   }
 
