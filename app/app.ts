@@ -44,6 +44,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const allowedTools = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
   const queue = new ThreadQueue(overrides.queue);
   const runs = new RunRegistry();
+  // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
+  const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
 
   async function settingsFor(scope: RunScope) {
     if (!scope.guildId) return defaultChannelSettings(defaultMaxSteps);
@@ -58,6 +60,15 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const services: BotServices = {
     turns: createTurns({
       engine: core.engine,
+      admission: {
+        limiter,
+        guildSettings: storage.guildSettings,
+        defaultLimits: config.governance.limits,
+        allowDms: config.governance.allowDms,
+        questionMaxChars: config.governance.questionMaxChars,
+        logger,
+      },
+      modelName: config.model.model,
       conversations: storage.conversations,
       queue,
       runs,

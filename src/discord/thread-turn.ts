@@ -5,8 +5,8 @@
 import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
-import type { DisplayLevel } from '../policy/index.js';
-import { toModelMessages, trimHistory, type NewMessage, type StoredMessage } from '../state/index.js';
+import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
+import { nextUtcMidnight, toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
 import { AnswerStream } from './answer-stream.js';
 import { formatAnswer, formatFailure } from './format-steps.js';
 import type { Shown } from './message-mirror.js';
@@ -18,11 +18,12 @@ import type { TurnDeps, TurnRequest } from './turns.js';
 
 export const STOP_PREFIX = 'stop:';
 
-/** A turn ready to run: where it posts, and the channel's settings. */
+/** A turn ready to run: where it posts, the channel's settings, and its usage ticket. */
 export interface TurnRun extends TurnRequest {
   target: TurnTarget;
   display: DisplayLevel;
   maxSteps: number;
+  ticket: UsageTicket;
 }
 
 export interface TurnOutcome {
@@ -83,7 +84,10 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
 
   let result: AgentResult | undefined;
   try {
+    // What is left of the member's and the server's tokens today: crossing it ends the run early.
+    const budget = await request.ticket.remainingTokens().catch(() => Infinity);
     const agentRun = deps.engine.run({
+      tokenBudget: Number.isFinite(budget) ? budget : undefined,
       messages: trimmed.messages,
       allowedTools: () => deps.allowedTools(scope),
       maxSteps: request.maxSteps,
@@ -138,9 +142,10 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   const saveNote = saveError
     ? `\n-# ⚠️ I could not save this exchange to memory (${saveError instanceof StorageError ? saveError.message : describeError(saveError)}).`
     : '';
+  const budgetNote = await countUsage(deps, request, result);
 
   if (result.answer !== undefined) {
-    await answer.finish(formatAnswer(result.answer, result, result.sources) + saveNote, target.canAttachFiles());
+    await answer.finish(formatAnswer(result.answer, result, result.sources) + budgetNote + saveNote, target.canAttachFiles());
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
     const failure = describeDiscordError(answer.failure, 'post the answer');
     await target.send({ content: failure }).catch(() => undefined);
@@ -158,4 +163,22 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
   }
   return { result, failure };
+}
+
+/**
+ * Count the run's tokens against the member's and the server's budgets (even a failed run spent them),
+ * and say which budget ended it when one did. A counting failure is logged, never shown as an error.
+ */
+async function countUsage(deps: TurnDeps, request: TurnRun, result: AgentResult): Promise<string> {
+  if (result.usage.totalTokens === 0) return '';
+  try {
+    const counted = await request.ticket.record(result.usage, deps.modelName);
+    if (result.reason !== 'token-budget') return '';
+    const { limits } = request.ticket;
+    const memberSpent = limits.userDailyTokens > 0 && counted.member.totalTokens >= limits.userDailyTokens;
+    return `\n${budgetStopNote(memberSpent ? 'member' : 'server', nextUtcMidnight(deps.now()))}`;
+  } catch (error) {
+    deps.logger.error({ err: error, ticket: request.ticket.id }, 'could not count a run\'s usage');
+    return '';
+  }
 }

@@ -14,7 +14,8 @@ import type { Engine } from '../agent/engine.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
-import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type TokenCounter } from '../state/index.js';
+import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type TokenCounter, type UsageTicket } from '../state/index.js';
+import { decide, type AdmissionRules } from './admission.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
 import type { TurnTarget } from './turn-target.js';
@@ -22,6 +23,10 @@ import type { TurnTarget } from './turn-target.js';
 /** What starting a turn needs; built once by the composition root. */
 export interface TurnDeps {
   engine: Engine;
+  /** The checks before any model call: input, DMs, usage limits. */
+  admission: AdmissionRules;
+  /** The model runs use, for pricing their usage. */
+  modelName: string;
   conversations: ConversationStore;
   queue: ThreadQueue;
   runs: RunRegistry;
@@ -66,20 +71,28 @@ export interface Turns {
 export function createTurns(deps: TurnDeps): Turns {
   return {
     async admit(request) {
-      const text = request.text.trim();
-      if (!text) return { ok: false, message: 'Your question is empty: write what you want to know.' };
-      const admitted = { ...request, text };
+      const decision = await decide(deps.admission, request.scope, request.text);
+      if (!decision.ok) return decision;
+      const admitted = { ...request, text: decision.text };
+      const { ticket } = decision;
       let used = false;
+      const release = () => ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
       return {
         ok: true,
         turn: {
-          run(target) {
+          async run(target) {
             if (used) throw new Error('A turn runs once.');
             used = true;
-            return inQueue(deps, target, () => settingsThenRun(deps, admitted, target));
+            try {
+              return await inQueue(deps, target, () => settingsThenRun(deps, admitted, target, ticket));
+            } finally {
+              await release();
+            }
           },
           cancel() {
+            if (used) return;
             used = true;
+            void release();
           },
         },
       };
@@ -99,7 +112,7 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
   }
 }
 
-async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget): Promise<TurnOutcome> {
+async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
   const settings = await deps.channelSettings(request.scope);
-  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps });
+  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps, ticket });
 }

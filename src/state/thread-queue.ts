@@ -51,7 +51,8 @@ interface ThreadState {
 /** Per-thread FIFO of async jobs with bounded waits (see the file comment). */
 export class ThreadQueue {
   private readonly threads = new Map<string, ThreadState>();
-  private readonly maxWaitMs: number;
+  /** How long a job may wait to start before it is refused. */
+  readonly maxWaitMs: number;
   private readonly maxPending: number;
   private readonly maxRunMs: number;
   private readonly abortGraceMs: number;

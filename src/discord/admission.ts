@@ -1,0 +1,52 @@
+/**
+ * Whether a person's message may start a run, decided before any model call: the text must say
+ * something and fit `QUESTION_MAX_CHARS` (checked here, whatever the Discord client allowed), direct
+ * messages are answered only when `ALLOW_DMS` is on, and the member's and server's usage limits must
+ * have room. A refusal comes back as the sentence to show the person; an admission as the cleaned
+ * text and the run's usage ticket.
+ */
+import { cleanText, isBlankQuestion } from '../agent/clean-text.js';
+import type { Logger } from '../logger.js';
+import { effectiveLimits, refusalText, type RunScope } from '../policy/index.js';
+import type { EffectiveLimits, GuildSettingsStore, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
+
+export interface AdmissionRules {
+  limiter: UsageLimiter;
+  guildSettings: Pick<GuildSettingsStore, 'get'>;
+  /** The environment's limits: every server's defaults (USER_RUNS_PER_HOUR and friends). */
+  defaultLimits: UsageLimits;
+  allowDms: boolean;
+  questionMaxChars: number;
+  logger: Logger;
+}
+
+export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string };
+
+export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string): Promise<Decision> {
+  const text = cleanText(rawText).trim();
+  if (isBlankQuestion(text)) return { ok: false, message: 'Your message has nothing I can read (it is empty, or only invisible or control characters). Write your question in words.' };
+  if ([...text].length > rules.questionMaxChars) {
+    return { ok: false, message: `Your question is ${[...text].length.toLocaleString('en-US')} characters long; I take at most ${rules.questionMaxChars.toLocaleString('en-US')}. Shorten it, or split it into a few questions.` };
+  }
+  if (!scope.guildId && !rules.allowDms) {
+    return { ok: false, message: 'I answer questions in servers, not in direct messages. Use `/ask` in a server we share.' };
+  }
+  let limits: EffectiveLimits;
+  let admission;
+  try {
+    limits = await limitsFor(rules, scope);
+    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, limits);
+  } catch (error) {
+    // Closed, not open: without the counters nothing would stop one member spending the owner's account.
+    rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');
+    return { ok: false, message: 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' };
+  }
+  if (!admission.ok) return { ok: false, message: refusalText(admission) };
+  return { ok: true, text, ticket: admission.ticket };
+}
+
+/** The limits for this member here: the server's settings over the defaults (DMs: the defaults). */
+async function limitsFor(rules: AdmissionRules, scope: RunScope): Promise<EffectiveLimits> {
+  if (!scope.guildId) return effectiveLimits(rules.defaultLimits, undefined, []);
+  return effectiveLimits(rules.defaultLimits, await rules.guildSettings.get(scope.guildId), scope.roleIds);
+}
