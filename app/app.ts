@@ -89,6 +89,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     allowedTools,
     channelSettings: settingsFor,
     defaultMaxSteps,
+    limiter,
+    defaultLimits: config.governance.limits,
     messageContent: config.discord.messageContent,
     logger,
     now,

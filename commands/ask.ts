@@ -8,6 +8,7 @@ import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-i
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
 import type { TurnOutcome } from '../src/discord/thread-turn.js';
 import type { AdmittedTurn } from '../src/discord/turns.js';
+import { escapeDisplayName } from '../src/agent/clean-text.js';
 import { describeDiscordError, missingPermissions } from '../src/discord/discord-errors.js';
 import { fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
 
@@ -15,18 +16,19 @@ const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Thre
 
 function headline(name: string, question: string): string {
   const q = question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question;
-  return `**${name}** asked: ${q}`;
+  return `**${escapeDisplayName(name)}** asked: ${q}`;
 }
 
 export const ask: Command = {
   data: new SlashCommandBuilder()
     .setName('ask')
     .setDescription('Ask a question: I reason step by step, using tools, in a thread.')
-    .setContexts(InteractionContextType.Guild)
+    // Offered in DMs too; they are answered only with ALLOW_DMS, and the refusal says so.
+    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
     .addStringOption((o) => o.setName('question').setDescription('What do you want to know?').setRequired(true).setMaxLength(4000)),
 
   async execute(interaction, { turns, logger }) {
-    const question = interaction.options.getString('question', true).trim();
+    const asked = interaction.options.getString('question', true);
     const name = displayNameOf(interaction.member, interaction.user);
     const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id };
     const channel = interaction.channel;
@@ -34,7 +36,7 @@ export const ask: Command = {
     const admission = await turns.admit({
       scope: scopeOf(interaction, interaction.member),
       author: { id: interaction.user.id, name },
-      text: question,
+      text: asked,
       logFields: { ...logFields, threadId },
     });
     // A refusal is private and immediate: no thread, no model call.
@@ -43,8 +45,16 @@ export const ask: Command = {
       return;
     }
     const { turn } = admission;
+    const question = turn.text;
     // Acknowledge before anything slow: Discord allows 3 seconds.
     await interaction.deferReply();
+
+    if (!interaction.guildId) {
+      // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
+      await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
+      await turn.run(interactionTarget(interaction));
+      return;
+    }
 
     if (channel?.isThread()) {
       if (channel.locked) {

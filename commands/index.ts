@@ -5,5 +5,6 @@ import { help } from './help.js';
 import { reset } from './reset.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
+import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, tools, settings];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings];

@@ -1,14 +1,42 @@
 /**
- * /reset — forget this thread's conversation, after a confirmation button. The thread then says who
- * cleared it, so nobody is surprised that the bot forgot.
+ * /reset — forget this thread's conversation, after a confirmation button. Allowed for the member who
+ * started the thread's conversation and for members who can manage threads or the server; anyone
+ * else is told who may. A run going on in the thread is stopped first, and the thread always says
+ * who cleared its memory: the memory is never wiped without that note.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
+  InteractionContextType,
+  SlashCommandBuilder,
+  MessageFlags,
+  PermissionFlagsBits,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type PermissionsBitField,
+} from 'discord.js';
+import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
+import type { BotServices } from '../src/discord/services.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 
 const PREFIX = 'reset:';
+const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
+
+type ResetServices = Pick<BotServices, 'conversations' | 'queue' | 'runs' | 'logger'>;
+
+/** Why this member may not reset this thread, or undefined when they may. */
+async function refusal(interaction: ChatInputCommandInteraction | ButtonInteraction, threadId: string, ctx: ResetServices): Promise<string | undefined> {
+  const { messages } = await ctx.conversations.load(threadId);
+  if (messages.length === 0) return 'There is nothing to reset: I have not answered anything in this thread yet.';
+  const moderator = (p: Readonly<PermissionsBitField> | null) => p?.has(PermissionFlagsBits.ManageThreads) || p?.has(PermissionFlagsBits.ManageGuild);
+  const starter = messages.find((m) => m.role === 'user')?.author?.id;
+  if (interaction.user.id === starter || moderator(interaction.memberPermissions)) return undefined;
+  return `${WHO_MAY} Nothing was changed.`;
+}
 
 export const reset: Command = {
   data: new SlashCommandBuilder()
@@ -16,17 +44,27 @@ export const reset: Command = {
     .setDescription("Forget this thread's conversation (asks for confirmation).")
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction) {
-    if (!interaction.channel?.isThread()) {
-      await interaction.reply({ content: '/reset works inside a thread: it makes me forget that thread\'s conversation.', flags: MessageFlags.Ephemeral });
+  async execute(interaction, ctx) {
+    const channel = interaction.channel;
+    if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
+      const content = channel?.isThread()
+        ? 'There is nothing to reset: this is not one of my threads.'
+        : '/reset works inside one of my threads: it makes me forget that thread\'s conversation.';
+      await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+      return;
+    }
+    const refused = await refusal(interaction, channel.id, ctx).catch((error) => `I could not read this thread's memory (${describeError(error)}). Nothing was changed.`);
+    if (refused) {
+      await interaction.reply({ content: refused, flags: MessageFlags.Ephemeral });
       return;
     }
     const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(`${PREFIX}confirm:${interaction.channel.id}`).setLabel('Forget this thread').setStyle(ButtonStyle.Danger),
+      new ButtonBuilder().setCustomId(`${PREFIX}confirm:${channel.id}`).setLabel('Forget this thread').setStyle(ButtonStyle.Danger),
       new ButtonBuilder().setCustomId(`${PREFIX}cancel`).setLabel('Cancel').setStyle(ButtonStyle.Secondary),
     );
+    const busy = ctx.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
     await interaction.reply({
-      content: 'Forget everything said in this thread so far? I will answer the next message as if the thread were new.',
+      content: `Forget everything said in this thread so far? I will answer the next message as if the thread were new.${busy}`,
       components: [row],
       flags: MessageFlags.Ephemeral,
     });
@@ -34,24 +72,37 @@ export const reset: Command = {
 
   buttons: {
     prefix: PREFIX,
-    async handle(interaction, { queue, conversations }) {
+    async handle(interaction, ctx) {
       const [, action, threadId] = interaction.customId.split(':');
       if (action !== 'confirm' || !threadId) {
         await interaction.update({ content: 'Cancelled: nothing was forgotten.', components: [] });
         return;
       }
+      // Acknowledge at once: a run may be busy in the thread, and Discord allows 3 seconds.
+      await interaction.deferUpdate();
+      const say = (content: string) => interaction.editReply({ content, components: [] }).then(() => undefined);
+      const thread = interaction.channel;
+      if (!thread?.isThread() || thread.id !== threadId) return say('This button belongs to another thread. Nothing was changed.');
+      const refused = await refusal(interaction, threadId, ctx).catch((error) => `I could not read this thread's memory (${describeError(error)}). Nothing was changed.`);
+      if (refused) return say(refused);
+      const name = escapeDisplayName(displayNameOf(interaction.member, interaction.user));
       try {
-        // Through the thread's queue, so a run in progress finishes (and saves) before the reset.
-        await queue.run(threadId, () => conversations.reset(threadId), { maxWaitMs: 10_000 });
+        // Stop what runs here, then reset in the thread's queue: after the stopped run has saved, before anything new.
+        for (const run of ctx.runs.inThread(threadId)) ctx.runs.stop(run.id, 'user');
+        await ctx.queue.run(threadId, async () => {
+          // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
+          const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.`, allowedMentions: NO_MENTIONS });
+          try {
+            await ctx.conversations.reset(threadId);
+          } catch (error) {
+            await note.delete().catch(() => undefined);
+            throw error;
+          }
+        }, { maxWaitMs: 30_000 });
       } catch (error) {
-        await interaction.update({ content: `I could not forget this thread: ${describeError(error)}. Nothing was changed.`, components: [] });
-        return;
+        return say(`I could not forget this thread (${describeError(error)}), so nothing was changed: I never wipe a thread's memory without saying so there.`);
       }
-      await interaction.update({ content: 'Done: this thread\'s memory is cleared.', components: [] });
-      const name = displayNameOf(interaction.member, interaction.user);
-      if (interaction.channel?.isSendable()) {
-        await interaction.channel.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.`, allowedMentions: NO_MENTIONS }).catch(() => undefined);
-      }
+      await say('Done: this thread\'s memory is cleared.');
     },
   },
 };

@@ -14,6 +14,7 @@ import { STEP_LIMIT } from '../src/agent/run-defaults.js';
 import { channelSettings, DISPLAY_LEVELS, type DisplayLevel } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
+import { limitsCommand, limitsGroup } from './settings-limits.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type SettingsServices = Pick<BotServices, 'guildSettings' | 'defaultMaxSteps' | 'logger' | 'now'>;
@@ -84,7 +85,7 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
 export const settings: Command = {
   data: new SlashCommandBuilder()
     .setName('settings')
-    .setDescription('How much I show per channel, and my step limit (moderators).')
+    .setDescription('How much I show per channel, my step limit, and usage limits (moderators).')
     .setContexts(InteractionContextType.Guild)
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
     .addSubcommand((s) =>
@@ -99,7 +100,8 @@ export const settings: Command = {
     .addSubcommand((s) =>
       s.setName('step-limit').setDescription('Most steps per question on this server')
         .addIntegerOption((o) => o.setName('limit').setDescription(`${STEP_LIMIT.min}-${STEP_LIMIT.max}; leave out for the default`).setMinValue(STEP_LIMIT.min).setMaxValue(STEP_LIMIT.max)))
-    .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel')),
+    .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel'))
+    .addSubcommandGroup(limitsGroup),
 
   async execute(interaction, ctx) {
     if (!(await allowModerator(interaction, 'settings')) || !interaction.inGuild()) return;
@@ -107,7 +109,8 @@ export const settings: Command = {
     let content: string;
     try {
       const sub = interaction.options.getSubcommand();
-      content = sub === 'display' ? await setDisplay(interaction, ctx) : sub === 'step-limit' ? await setStepLimit(interaction, ctx) : await show(interaction, ctx);
+      if (interaction.options.getSubcommandGroup() === 'limits') content = await limitsCommand(interaction, ctx);
+      else content = sub === 'display' ? await setDisplay(interaction, ctx) : sub === 'step-limit' ? await setStepLimit(interaction, ctx) : await show(interaction, ctx);
     } catch (error) {
       if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');
       content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;

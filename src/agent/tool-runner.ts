@@ -5,6 +5,7 @@
  * never an exception that ends the run.
  */
 import { describeError } from '../errors.js';
+import { cleanText } from './clean-text.js';
 import type { Source, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
 import { decodeArguments, type RawArguments } from './tool-arguments.js';
 import type { ToolIndex } from './tool-index.js';
@@ -152,7 +153,9 @@ export class ToolRunner {
     });
   }
 
-  private cut(output: string): { text: string; truncated: boolean } {
+  /** Tool output is untrusted text: invisible and spoofing characters go before the model sees it. */
+  private cut(raw: string): { text: string; truncated: boolean } {
+    const output = cleanText(raw);
     const max = this.options.maxOutputChars;
     if (output.length <= max) return { text: output, truncated: false };
     return {

@@ -4,6 +4,7 @@
  */
 import type { Channel, GuildMember, Interaction, Message } from 'discord.js';
 import type { APIInteractionGuildMember } from 'discord.js';
+import { cleanText } from '../agent/clean-text.js';
 import type { RunScope } from '../policy/index.js';
 import { graphemeBoundary } from './split-message.js';
 
@@ -38,7 +39,7 @@ export function scopeOf(source: Interaction | Message, member: AnyMember): RunSc
 
 /** A thread name from the question: one line, at most 100 characters, cut at a word. */
 export function threadName(question: string): string {
-  const line = question.replace(/\s+/g, ' ').trim() || 'Question';
+  const line = cleanText(question).replace(/\s+/g, ' ').trim() || 'Question';
   if (line.length <= 100) return line;
   const cut = line.slice(0, graphemeBoundary(line, 99));
   const space = cut.lastIndexOf(' ');

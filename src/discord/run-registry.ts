@@ -53,6 +53,11 @@ export class RunRegistry {
     return true;
   }
 
+  /** The runs going on in a thread. */
+  inThread(threadId: string): ActiveRun[] {
+    return [...this.runs.values()].filter((r) => r.threadId === threadId);
+  }
+
   get size(): number {
     return this.runs.size;
   }

@@ -6,7 +6,7 @@
 import type { ToolDefinition } from '../agent/tool.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
-import type { ConversationStore, GuildSettingsStore, ThreadQueue } from '../state/index.js';
+import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
 
@@ -27,6 +27,9 @@ export interface BotServices {
   channelSettings(scope: RunScope): Promise<ChannelSettings>;
   /** The bot's own step limit (AGENT_MAX_STEPS), for moderators' messages. */
   defaultMaxSteps: number;
+  /** Usage counters and limits (`/usage`), and the environment's limits every server starts from. */
+  limiter: UsageLimiter;
+  defaultLimits: UsageLimits;
   /** Whether the bot reads every message in its threads (the Message Content intent). */
   messageContent: boolean;
   logger: Logger;

@@ -3,6 +3,7 @@
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
 import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
+import { cleanText } from '../agent/clean-text.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
 import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
@@ -114,8 +115,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
 
 /** The step log's and the answer's messages, as the turn's target takes them. */
 function messagesIn(target: TurnTarget, runId: string) {
+  // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
   const outgoing = (m: Shown) => ({
-    content: m.content,
+    content: cleanText(m.content),
     components: m.button ? stopButton(runId) : [],
     ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
   });

@@ -57,6 +57,8 @@ export interface TurnRequest {
 
 /** A turn that may go ahead: run it (always, or cancel it) once its target exists. */
 export interface AdmittedTurn {
+  /** The message as it will be answered: cleaned of invisible and spoofing characters. */
+  readonly text: string;
   run(target: TurnTarget): Promise<TurnOutcome>;
   /** Give the turn up without running it (its target could not be made). */
   cancel(): void;
@@ -80,6 +82,7 @@ export function createTurns(deps: TurnDeps): Turns {
       return {
         ok: true,
         turn: {
+          text: decision.text,
           async run(target) {
             if (used) throw new Error('A turn runs once.');
             used = true;

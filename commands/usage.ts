@@ -1,0 +1,37 @@
+/**
+ * /usage — what you have used today and what is left of your limits; a moderator (Manage Server) also
+ * sees the server's totals and its top members and channels. Private (ephemeral) replies.
+ */
+import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { roleIdsOf } from '../src/discord/interaction-info.js';
+import { fitMessage } from '../src/discord/split-message.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+import { effectiveLimits, guildUsageText, memberUsageText, serverLimits } from '../src/policy/index.js';
+
+export const usage: Command = {
+  data: new SlashCommandBuilder()
+    .setName('usage')
+    .setDescription('What you have used today, and what is left (moderators also see the server).')
+    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
+
+  async execute(interaction, { limiter, guildSettings, defaultLimits, logger }) {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const guildId = interaction.guildId;
+    let content: string;
+    try {
+      const settings = guildId ? await guildSettings.get(guildId) : undefined;
+      const limits = effectiveLimits(defaultLimits, settings, guildId ? roleIdsOf(interaction.member) : []);
+      const parts = [memberUsageText(await limiter.memberUsage({ guildId, userId: interaction.user.id }, limits))];
+      if (guildId && interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
+        parts.push(guildUsageText(await limiter.guildUsage(guildId, serverLimits(defaultLimits, settings).guildDailyTokens)));
+      }
+      content = parts.join('\n\n');
+    } catch (error) {
+      logger.error({ err: error, interactionId: interaction.id, guildId }, '/usage failed');
+      content = `❌ I could not read the usage figures (${describeError(error)}). Try again in a moment.`;
+    }
+    await interaction.editReply({ content: fitMessage(content), allowedMentions: NO_MENTIONS });
+  },
+};
