@@ -110,6 +110,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     if (steps.failure !== undefined) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
+    if (result?.error?.code === 'model-quota') {
+      log.error({ runId: run.id }, 'the model account is out of credit: every question fails until the operator adds credit or billing at the model provider (or points OPENAI_API_KEY at an account that has it)');
+    }
   }
 }
 
