@@ -2,7 +2,10 @@
  * The bot under load, against the fake Discord and fake model server (both local):
  * - acknowledgement latency (interaction dispatched → deferred callback) with 50 runs in flight,
  *   against the same measure on an idle bot in the same process run;
- * - REST calls per 3-step run, against posting one message per step event (the naive view).
+ * - the same with usage limits checked on every request;
+ * - REST calls per 3-step run, against posting one message per step event (the naive view), and
+ *   for a streamed 1,500-character answer against the same answer sent whole;
+ * - the time from the answer's first token at the model to its first text in Discord.
  */
 import { FakeDiscord } from '../test/fake-discord/index.js';
 import { FakeOpenAIServer, type ScriptedReply } from '../test/fakes/openai-server.js';
@@ -18,10 +21,16 @@ function threeStepRun(delayMs: number): ScriptedReply[] {
   ];
 }
 
-async function ackLatencies(inFlight: number, samples: number): Promise<number[]> {
+/** Limits that never refuse here but are checked on every request (on), or none at all (off: 0 = no limit). */
+const LIMITS = {
+  on: { USER_RUNS_PER_HOUR: '10000', USER_CONCURRENT_RUNS: '100', USER_DAILY_TOKENS: '1000000000', GUILD_DAILY_TOKENS: '1000000000' },
+  off: { USER_RUNS_PER_HOUR: '0', USER_CONCURRENT_RUNS: '0', USER_DAILY_TOKENS: '0', GUILD_DAILY_TOKENS: '0' },
+};
+
+async function ackLatencies(inFlight: number, samples: number, limits: keyof typeof LIMITS = 'off'): Promise<number[]> {
   const fake = await FakeDiscord.start({ log: () => undefined, rateLimit: { mode: 'off' } });
   const model = await FakeOpenAIServer.start();
-  const h = await startHarness({ stepLogIntervalMs: 1200 }, { fake, model });
+  const h = await startHarness({ stepLogIntervalMs: 1200, env: LIMITS[limits] }, { fake, model });
   try {
     // Background load: `inFlight` runs whose model calls are slow, so they stay in flight.
     for (let i = 0; i < inFlight; i++) model.script(...threeStepRun(3_000));
@@ -44,12 +53,23 @@ async function ackLatencies(inFlight: number, samples: number): Promise<number[]
   }
 }
 
-async function restCallsPerRun(): Promise<{ ours: number; naive: number; routes: Record<string, number> }> {
+/** A 3-step run whose answer is 1,500 characters, streamed at a steady pace or sent whole. */
+function threeStepLongAnswer(streamed: boolean): ScriptedReply[] {
+  const answer = Array.from({ length: 30 }, (_, i) => `Sentence ${String(i).padStart(2, '0')} of the answer, written out.`).join(' ').slice(0, 1_500);
+  const stream = streamed ? { paceMs: 4 } : { plainJson: true };
+  return [
+    { content: 'First I compute.', toolCalls: [{ name: 'calculate', arguments: { expression: '2 + 2' } }], stream },
+    { content: 'Now the time.', toolCalls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }], stream },
+    { content: answer, stream },
+  ];
+}
+
+async function restCallsPerRun(replies: ScriptedReply[] = threeStepRun(0)): Promise<{ ours: number; naive: number; routes: Record<string, number>; firstVisibleMs: number }> {
   const fake = await FakeDiscord.start({ log: () => undefined });
   const model = await FakeOpenAIServer.start();
   const h = await startHarness({ stepLogIntervalMs: 1200 }, { fake, model });
   try {
-    model.script(...threeStepRun(0));
+    model.script(...replies);
     fake.resetRestCalls();
     const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 2 + 2, and what time is it?' } });
     await fake.waitFor(() => fake.message(interaction.originalMessageId ?? '')?.content.includes('Full answer') ?? false, 15_000);
@@ -58,7 +78,11 @@ async function restCallsPerRun(): Promise<{ ours: number; naive: number; routes:
     const ours = Object.values(counts).reduce((a, b) => a + b, 0);
     // Naive view: defer, reply, thread, one message per thought/action/observation (2 steps × 3), answer.
     const naive = 3 + 2 * 3 + 1 + 1;
-    return { ours, naive, routes: counts };
+    // From the answer's first token at the model (its request arrived, the stream starts at once) to the
+    // first answer text in Discord (the answer message's creation).
+    const answerMessage = fake.botMessages().find((m) => m.content.startsWith('### Answer'));
+    const firstVisibleMs = answerMessage ? answerMessage.createdAt - model.requests[2]!.at : NaN;
+    return { ours, naive, routes: counts, firstVisibleMs };
   } finally {
     await h.close({ keepFakes: true });
     await fake.close();
@@ -69,17 +93,29 @@ async function restCallsPerRun(): Promise<{ ours: number; naive: number; routes:
 export async function benchDiscord(): Promise<BenchSection> {
   const idle = await ackLatencies(0, 100);
   const loaded = await ackLatencies(50, 100);
+  const limited = await ackLatencies(50, 100, 'on');
   const rest = await restCallsPerRun();
+  const whole = await restCallsPerRun(threeStepLongAnswer(false));
+  const streamed = await restCallsPerRun(threeStepLongAnswer(true));
   return {
     name: 'Discord: acknowledgement latency and REST calls (fake Discord and model server on 127.0.0.1)',
     rows: [
       { measure: 'ack latency p50, idle bot (baseline)', value: `${fmt(median(idle))} ms`, ratio: '1.00' },
       { measure: 'ack latency p99, idle bot', value: `${fmt(percentile(idle, 99))} ms`, ratio: fmt(percentile(idle, 99) / median(idle), 2) },
       { measure: 'ack latency p50, 50 runs in flight', value: `${fmt(median(loaded))} ms`, ratio: fmt(median(loaded) / median(idle), 2) },
-      { measure: 'ack latency p99, 50 runs in flight (goal < 100 ms)', value: `${fmt(percentile(loaded, 99))} ms`, ratio: fmt(percentile(loaded, 99) / median(idle), 2) },
+      { measure: 'ack latency p99, 50 runs in flight, no limits (goal < 100 ms)', value: `${fmt(percentile(loaded, 99))} ms`, ratio: fmt(percentile(loaded, 99) / median(idle), 2) },
+      { measure: 'ack latency p50, 50 runs in flight, limits checked', value: `${fmt(median(limited))} ms`, ratio: fmt(median(limited) / median(idle), 2) },
+      { measure: 'ack latency p99, 50 runs in flight, limits checked', value: `${fmt(percentile(limited, 99))} ms`, ratio: fmt(percentile(limited, 99) / percentile(loaded, 99), 2) + ' of no limits' },
       { measure: 'REST calls per 3-step run, one message per step event (baseline)', value: rest.naive, ratio: '1.00' },
       { measure: 'REST calls per 3-step run, threadwise', value: rest.ours, ratio: fmt(rest.ours / rest.naive, 2) },
+      { measure: 'REST calls per 3-step run, 1,500-character answer sent whole (baseline)', value: whole.ours, ratio: '1.00' },
+      { measure: 'REST calls per 3-step run, 1,500-character answer streamed (goal: at most 2 more)', value: streamed.ours, ratio: `${fmt(streamed.ours / whole.ours, 2)} (${streamed.ours - whole.ours >= 0 ? '+' : ''}${streamed.ours - whole.ours})` },
+      { measure: 'first answer token at the model → first answer text in Discord (goal < 1.2 s)', value: `${fmt(streamed.firstVisibleMs)} ms`, ratio: '' },
     ],
-    notes: [`REST calls by route for one 3-step run: ${Object.entries(rest.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`],
+    notes: [
+      `REST calls by route for one 3-step run: ${Object.entries(rest.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
+      `Streamed (1,500 characters at 8 per 4 ms, about 0.75 s): ${Object.entries(streamed.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
+      'Limits checked: every request is admitted through the usage limiter (memory storage here), with limits high enough never to refuse; no limits: all four are 0.',
+    ],
   };
 }
