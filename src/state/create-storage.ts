@@ -4,7 +4,7 @@
  * with a clear StorageError instead of failing on the first message.
  */
 import type { StorageConfig } from '../config.js';
-import { DEFAULT_TIMEOUTS, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { DEFAULT_TIMEOUTS, guarded, type BackendKind, type BackendTimeouts } from './backends/backend.js';
 import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
@@ -33,6 +33,11 @@ export interface Storage {
   readonly where: string;
   readonly conversations: ConversationStore;
   readonly guildSettings: GuildSettingsStore;
+  /**
+   * One cheap round trip to the backend (a read of a key nobody writes), for readiness probes.
+   * Throws StorageError, bounded by the backend's timeouts, when the backend cannot answer.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,10 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
     where: backend.where,
     conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
+    async ping() {
+      if (closed) throw new StorageError(`Storage on ${backend.kind} (${backend.where}) is closed.`);
+      await guarded(backend.kind, backend.where, 'ping', () => backend.keyv.get(`${namespace}:ping`));
+    },
     async close() {
       if (closed) return;
       closed = true;
