@@ -132,7 +132,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   }
   const running = bot;
   logger.info(
-    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', shard: shard?.id, health: health?.url },
+    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url },
     'threadwise is running',
   );
   return {

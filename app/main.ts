@@ -39,8 +39,10 @@ async function main(): Promise<number> {
       logger.info({ signal: reason }, 'shutting down: interrupting runs and saving state');
       void running.stop().finally(resolve);
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    // `on`, not `once`: a shard gets Ctrl-C's SIGINT and then the manager's SIGTERM, and the second
+    // signal must not kill it halfway through saving.
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
     // A shard whose manager is gone (killed) stops too, rather than run on unsupervised.
     if (shard) process.once('disconnect', () => shutdown('manager gone'));
   });

@@ -44,6 +44,7 @@ export async function runShardManager(config: Config, logger: Logger, options: S
     execArgv: options.execArgv ?? process.execArgv,
   });
   let started = false;
+  let stopping = false;
   let diedWhileStarting: number | undefined;
   manager.on('shardCreate', (shard: Shard) => {
     // Process mode: each shard is a ChildProcess (never a Worker).
@@ -53,7 +54,8 @@ export async function runShardManager(config: Config, logger: Logger, options: S
       if (!started) diedWhileStarting ??= shard.id;
       const child = ended as ChildProcess;
       const info = { shard: shard.id, pid: child.pid, exitCode: child.exitCode, signal: child.signalCode };
-      logger.warn(info, manager.respawn ? 'shard process ended; the manager starts a new one' : 'shard process ended');
+      if (stopping) logger.info(info, 'shard process ended');
+      else logger.warn(info, manager.respawn ? 'shard process ended; the manager starts a new one' : 'shard process ended');
     });
     shard.on('error', (error: unknown) => logger.error({ err: error, shard: shard.id }, 'shard error'));
   });
@@ -71,9 +73,11 @@ export async function runShardManager(config: Config, logger: Logger, options: S
   logger.info({ shards: count }, 'all shards are running');
 
   const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    // Kept listening: a second signal while the shards stop must not kill the manager under them.
+    process.on('SIGINT', () => resolve('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
   });
+  stopping = true;
   logger.info({ signal }, 'stopping the shards');
   await stopShards(manager, options.stopGraceMs);
   return 0;

@@ -88,7 +88,8 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   await client.login(options.token);
   await ready;
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.map((s) => s.id) }, 'connected to Discord');
-  if (client.application) {
+  // Once per bot, not once per shard: by the process that runs shard 0.
+  if (client.application && client.ws.shards.has(0)) {
     logger.info({ inviteUrl: inviteUrl(client.application.id) }, 'add the bot to a server with this link (it asks for the permissions the bot needs)');
   }
 

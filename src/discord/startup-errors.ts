@@ -11,8 +11,9 @@ export function describeStartupError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const status = (error as { status?: unknown } | null)?.status;
   if (code === 'TokenInvalid' || code === 'TokenMissing' || status === 401 || /\b401\b|Unauthorized/i.test(detail)) {
+    // The library's own words ("An invalid token was provided.", "401: Unauthorized") add nothing to this.
     return (
-      `${detail} Discord refused the bot token (401 Unauthorized). Check DISCORD_TOKEN: in the Discord Developer Portal, ` +
+      'Discord refused the bot token (401 Unauthorized). Check DISCORD_TOKEN: in the Discord Developer Portal, ' +
       'open your application → Bot → Reset Token, and put the new token in .env (without quotes or a "Bot " prefix).'
     );
   }
