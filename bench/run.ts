@@ -3,6 +3,7 @@ import { benchEngine } from './engine.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator } from './calculator.js';
 import { benchState } from './state.js';
+import { benchDeploy } from './deploy.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -11,6 +12,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['calculator', () => benchCalculator()],
   ['state', () => benchState()],
   ['discord', () => benchDiscord()],
+  ['deploy', () => benchDeploy()],
 ];
 
 for (const [name, run] of sections) {
