@@ -146,7 +146,7 @@ export async function benchDeploy(): Promise<BenchSection> {
       );
       notes.push(
         `Throughput: compiled bot under the ShardingManager (SHARDS=1, SHARDS=2), state on Redis, a zero-latency model answering at once; ${runs} one-step runs (after 20 warm-up), 4 questions in flight in each of two guilds that live on different shards. The fake Discord and the model server share the bench process and this machine's cores with the shards. ` +
-          'What bounds a process here is discord.js itself: its REST client sends at most 50 requests per second (its `globalRequestsPerSecond`, matching Discord\'s global limit per bot), so one process tops out near 50 ÷ (REST calls per run) runs per second, and each shard process has its own 50.',
+          'What bounds a process here is discord.js itself: its REST client sends at most 50 requests per second (its `globalRequestsPerSecond`, Discord\'s global limit per bot) on every route but interaction callbacks, so with one of a run\'s REST calls a callback, one process tops out near 50 ÷ (REST calls per run − 1) runs per second, and each shard process has its own 50.',
       );
     } else {
       notes.push(`Throughput skipped: Redis is not reachable at ${REDIS_URL} (shards need shared storage).`);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpGet, metricValue, startBotProcess, type BotProcess } from './helpers/bot-process.js';
@@ -104,6 +105,24 @@ describe('shards (SHARDS set: discord.js ShardingManager, one process per shard,
     expect(bot.output()).toMatch(new RegExp(`"shard":${shardB},"pid":${respawned},"exitCode":0,"signal":null,"msg":"shard process ended"`));
   }, 240_000);
 
+  it('a shard whose manager is killed stops too, instead of answering on unsupervised', async (ctx) => {
+    const redis = await serverTarget('shards', 'redis', REDIS_URL);
+    if (!redis.available) return ctx.skip();
+    fake = await FakeDiscord.start({ log: () => undefined });
+    // The manager itself as the child (no tsx CLI in between), so the test can kill exactly it.
+    bot = startBotProcess(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'app', 'main.ts')], {
+      cwd: tempDir('shards'),
+      env: { DISCORD_API_BASE_URL: fake.apiUrl, DISCORD_TOKEN: fake.token, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', SHARDS: '1', KEYV_URL: REDIS_URL, LOG_LEVEL: 'info' },
+    });
+    await bot.waitFor(/all shards are running/, 60_000);
+    const shardPid = Number((await bot.waitFor(/"shard":0,"pid":(\d+),"msg":"shard process started"/))[1]);
+    process.kill(bot.child.pid!, 'SIGKILL');
+    await bot.waitFor(/"shard":0,"signal":"manager gone","msg":"shutting down/, 20_000);
+    const deadline = Date.now() + 20_000;
+    while (alive(shardPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(shardPid)).toBe(false);
+  }, 90_000);
+
   it('refuses to start shards on SQLite or memory storage, saying which storage to use', async () => {
     fake = await FakeDiscord.start({ log: () => undefined });
     bot = npmStart({ SHARDS: '2', KEYV_URL: 'sqlite://data/bot.sqlite' });
@@ -120,3 +139,17 @@ describe('shards (SHARDS set: discord.js ShardingManager, one process per shard,
     expect(fake.identifies).toHaveLength(0);
   }, 60_000);
 });
+
+/** Whether `pid` still runs; an exited process nobody has reaped yet (a zombie) does not count. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
