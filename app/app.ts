@@ -112,7 +112,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
         metrics,
         checks: {
           gateway: () => {
-            if (!bot?.gatewayReady()) throw new Error(bot ? 'reconnecting to Discord' : 'connecting to Discord');
+            if (!bot?.gatewayReady()) throw new Error(bot ? 'not connected to Discord (reconnecting, or closed)' : 'connecting to Discord');
           },
           storage: () => storage.ping(),
         },
