@@ -12,6 +12,9 @@ import { RunRegistry } from '../src/discord/run-registry.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
+import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
+import { measureModel } from '../src/ops/measured-model.js';
+import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import { channelSettings, createToolPolicy, defaultChannelSettings, type RunScope } from '../src/policy/index.js';
 import { createStorage, ThreadQueue, tokenCounters, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 
@@ -31,6 +34,10 @@ export interface App {
   bot: RunningBot;
   services: BotServices;
   storage: Storage;
+  /** The process's Prometheus metrics (served at /metrics when HEALTH_PORT is set). */
+  metrics: Metrics;
+  /** The /healthz, /readyz and /metrics server, when HEALTH_PORT is set. */
+  health?: HealthServer;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator and storage. */
   stop(): Promise<void>;
 }
@@ -38,12 +45,25 @@ export interface App {
 export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
-  const core = createCore(config, overrides);
+  const queue = new ThreadQueue(overrides.queue);
+  const runs = new RunRegistry();
+  const shard = config.ops.shard;
+  // The metrics need the tool list the core builds, and the core's model reports to the metrics.
+  let metrics!: Metrics;
+  const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
+  const core = createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) });
+  metrics = createMetrics({
+    tools: core.engine.tools.map((t) => t.name),
+    queueWaiting: () => queue.waitingJobs,
+    queueThreads: () => queue.activeThreads,
+    runsActive: () => runs.size,
+    defaultLabels: shard ? { shard: String(shard.id) } : undefined,
+    // Process metrics keep a monitor running: only when someone can scrape them.
+    processMetrics: config.ops.healthPort !== undefined,
+  });
   const now = overrides.now ?? (() => new Date());
   const defaultMaxSteps = config.agent.maxSteps;
   const allowedTools = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
-  const queue = new ThreadQueue(overrides.queue);
-  const runs = new RunRegistry();
   // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
   const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
 
@@ -80,6 +100,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
       logger,
       now,
+      onEvent: (event) => metrics.observeEvent(event),
+      onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
     }),
     runs,
     queue,
@@ -96,21 +118,49 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     now,
   };
 
-  let bot: RunningBot;
+  let bot: RunningBot | undefined;
+  let health: HealthServer | undefined;
   try {
-    bot = await startBot(services, { token: config.discord.token, apiBaseUrl: config.discord.apiBaseUrl, commands });
+    // Up before the gateway connects, so /healthz answers and /readyz says why it is not ready yet.
+    if (config.ops.healthPort !== undefined) {
+      health = await startHealthServer({
+        host: config.ops.healthHost,
+        port: config.ops.healthPort === 0 ? 0 : config.ops.healthPort + (shard?.id ?? 0),
+        metrics,
+        checks: {
+          gateway: () => {
+            if (!bot?.gatewayReady()) throw new Error(bot ? 'not connected to Discord (reconnecting, or closed)' : 'connecting to Discord');
+          },
+          storage: () => storage.ping(),
+        },
+      });
+    }
+    bot = await startBot(services, {
+      token: config.discord.token,
+      apiBaseUrl: config.discord.apiBaseUrl,
+      commands,
+      onAcknowledged: (kind, seconds) => metrics.observeAcknowledgement(kind, seconds),
+    });
   } catch (error) {
+    await health?.close();
     await core.close();
     await storage.close();
     throw error;
   }
-  logger.info({ storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI' }, 'threadwise is running');
+  const running = bot;
+  logger.info(
+    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url },
+    'threadwise is running',
+  );
   return {
-    bot,
+    bot: running,
     services,
     storage,
+    metrics,
+    health,
     async stop() {
-      await bot.stop();
+      await running.stop();
+      await health?.close();
       await core.close();
       await storage.close();
     },

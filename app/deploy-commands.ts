@@ -4,11 +4,12 @@
  */
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { loadConfigOrReport } from '../src/config.js';
-import { describeError } from '../src/errors.js';
+import { describeStartupError } from '../src/discord/startup-errors.js';
 import { commands } from '../commands/index.js';
 
 async function main(): Promise<number> {
-  const config = loadConfigOrReport({ needDiscord: true });
+  // Registering commands talks to Discord only: no model server settings needed.
+  const config = loadConfigOrReport({ needDiscord: true, needModel: false });
   if (!config) return 1;
   const discord = config.discord!;
   const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
@@ -28,7 +29,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    console.error(`Could not register the commands: ${describeError(error)}`);
+    console.error(`Could not register the commands: ${describeStartupError(error)}`);
     process.exit(1);
   },
 );

@@ -7,6 +7,7 @@ import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
+import { benchDeploy } from './deploy.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -20,6 +21,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
   ['discord', () => benchDiscord()],
+  ['deploy', () => benchDeploy()],
 ];
 
 for (const [name, run] of sections) {

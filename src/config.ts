@@ -80,6 +80,18 @@ export interface GovernanceConfig {
   questionMaxChars: number;
 }
 
+/** Running in production: health endpoints and shards. */
+export interface OpsConfig {
+  /** HEALTH_PORT: serve /healthz, /readyz and /metrics (each shard on HEALTH_PORT + its id). Unset: no server. */
+  healthPort?: number;
+  /** HEALTH_HOST: the address the health server binds. Default 127.0.0.1. */
+  healthHost: string;
+  /** SHARDS: unset runs one process; `auto` (Discord's recommendation) or a count starts discord.js's ShardingManager. */
+  shards?: 'auto' | number;
+  /** Set inside a process the ShardingManager started: which shard this is, of how many. */
+  shard?: { id: number; count: number };
+}
+
 export interface Config {
   model: ModelConfig;
   agent: AgentConfig;
@@ -88,6 +100,7 @@ export interface Config {
   knowledge: KnowledgeConfig;
   discord?: DiscordConfig;
   governance: GovernanceConfig;
+  ops: OpsConfig;
   logLevel: string;
 }
 
@@ -96,7 +109,7 @@ type Env = Record<string, string | undefined>;
 /** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
 export interface LoadOptions {
   needDiscord: boolean;
-  /** False for entry points that never call a model (`npm run kb`): OPENAI_API_KEY is not required then. */
+  /** Whether the model server settings are required (default true; `npm run kb` and `deploy-commands` never call a model). */
   needModel?: boolean;
   /** Read `.env` from this directory first (default: the working directory). Tests pass none. */
   dotenvDir?: string | false;
@@ -215,18 +228,58 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     };
   }
 
+  const ops = readOps(read, env, storage.keyvUrl, problems);
+
   const logLevel = read.string('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, knowledge, discord, governance, logLevel };
+  return { model, agent, tools, storage, knowledge, discord, governance, ops, logLevel };
 }
 
 /** 0 means "not set" for limits that have no default. */
 function optionalPositive(value: number): number | undefined {
   return value > 0 ? value : undefined;
+}
+
+function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[]): OpsConfig {
+  const healthPort = read.string('HEALTH_PORT') === undefined ? undefined : read.int('HEALTH_PORT', 0, 0, 65_535);
+  const ops: OpsConfig = { healthPort, healthHost: read.string('HEALTH_HOST') ?? '127.0.0.1' };
+  // Inside a shard process discord.js's ShardingManager has set SHARDING_MANAGER, SHARDS (this shard's
+  // id, replacing the user's value) and SHARD_COUNT; the discord.js client reads them itself too.
+  if (env.SHARDING_MANAGER === 'true' && env.SHARD_COUNT !== undefined) {
+    const id = Number(env.SHARDS);
+    const count = Number(env.SHARD_COUNT);
+    if (!Number.isInteger(id) || !Number.isInteger(count) || id < 0 || id >= count) {
+      problems.push(`This process was started as a shard but SHARDS="${env.SHARDS}" / SHARD_COUNT="${env.SHARD_COUNT}" are not a shard id and count.`);
+    } else {
+      ops.shards = count;
+      ops.shard = { id, count };
+    }
+  } else {
+    const raw = read.string('SHARDS')?.toLowerCase();
+    if (raw === 'auto') ops.shards = 'auto';
+    else if (raw !== undefined) {
+      const count = Number(raw);
+      if (Number.isInteger(count) && count >= 1 && count <= 10_000) ops.shards = count;
+      else problems.push(`SHARDS must be auto or a whole number from 1 to 10000 (got "${raw}").`);
+    }
+  }
+  const local = /^(sqlite|memory):/i.exec(keyvUrl)?.[1]?.toLowerCase();
+  if (ops.shards !== undefined && local) {
+    const why = local === 'memory' ? 'memory: lives and dies inside one process' : 'a SQLite file belongs to one machine';
+    problems.push(
+      `SHARDS runs one process per shard, and the shards share threads, tool rules and limits through KEYV_URL: ` +
+        `set KEYV_URL to redis://… or postgres://… (${why}).`,
+    );
+  }
+  const lastPort = (healthPort ?? 0) + (typeof ops.shards === 'number' ? ops.shards - 1 : 0);
+  if (healthPort !== undefined && healthPort > 0 && lastPort > 65_535) {
+    problems.push(`HEALTH_PORT ${healthPort} plus one port per shard goes past 65535: choose a lower HEALTH_PORT.`);
+  }
+  return ops;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface CoreOverrides {
   fetch?: typeof fetch;
   /** Change the tool list before the engine indexes it (tests watch or hold a tool's calls). */
   tools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
+  /** Wrap the model client before the engine gets it (the composition root measures requests). */
+  wrapModel?: (model: ChatModel) => ChatModel;
 }
 
 export interface Core {
@@ -39,7 +41,8 @@ export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, ov
     calculator: { workers: config.tools.calculatorWorkers },
     ...overrides.toolbox,
   });
-  const model = overrides.model ?? new OpenAIChatModel(config.model);
+  const client = overrides.model ?? new OpenAIChatModel(config.model);
+  const model = overrides.wrapModel ? overrides.wrapModel(client) : client;
   const tools = overrides.tools ? overrides.tools(toolbox.tools) : toolbox.tools;
   const engine = createEngine({ model, tools, defaults: engineDefaults(config), fetch: overrides.fetch });
   return { engine, toolbox, close: () => toolbox.close() };

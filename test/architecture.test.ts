@@ -54,7 +54,7 @@ describe('import direction', () => {
   });
 
   it('storage, the model client and the tools never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/llm', 'tools']) {
+    for (const dir of ['src/state', 'src/llm', 'tools', 'src/ops']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });

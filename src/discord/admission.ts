@@ -8,7 +8,7 @@
 import { cleanText, isBlankQuestion } from '../agent/clean-text.js';
 import type { Logger } from '../logger.js';
 import { effectiveLimits, refusalText, type RunScope } from '../policy/index.js';
-import type { EffectiveLimits, GuildSettingsStore, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
+import type { EffectiveLimits, GuildSettingsStore, LimitName, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
 
 export interface AdmissionRules {
   limiter: UsageLimiter;
@@ -20,7 +20,8 @@ export interface AdmissionRules {
   logger: Logger;
 }
 
-export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string };
+/** Admitted (the cleaned text, the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
+export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
 
 export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string): Promise<Decision> {
   const text = cleanText(rawText).trim();
@@ -41,7 +42,7 @@ export async function decide(rules: AdmissionRules, scope: RunScope, rawText: st
     rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');
     return { ok: false, message: 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' };
   }
-  if (!admission.ok) return { ok: false, message: refusalText(admission) };
+  if (!admission.ok) return { ok: false, message: refusalText(admission), limit: admission.limit };
   return { ok: true, text, ticket: admission.ticket };
 }
 

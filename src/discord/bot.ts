@@ -3,7 +3,9 @@
  * is given and thread messages to follow-ups. `startBot` resolves once the client is ready. The command
  * list comes from the composition root, so this layer never imports `commands/`.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Status, type Interaction } from 'discord.js';
+import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
+import { inviteUrl } from './invite.js';
 import { isMessageCommand, type AnyCommand, type Command, type MessageCommand } from './command.js';
 import type { BotServices } from './services.js';
 import { handleFollowUp } from './follow-ups.js';
@@ -17,10 +19,14 @@ export interface BotOptions {
   /** REST base (DISCORD_API_BASE_URL); the gateway URL then comes from that API. */
   apiBaseUrl?: string;
   commands: readonly AnyCommand[];
+  /** Told how long each interaction took to get its first response (metrics). */
+  onAcknowledged?: AcknowledgementObserver;
 }
 
 export interface RunningBot {
   client: Client<true>;
+  /** Whether every gateway shard of this client is connected and ready (not reconnecting). */
+  gatewayReady(): boolean;
   /** Stop runs (each posts that it was interrupted), then disconnect. */
   stop(): Promise<void>;
 }
@@ -43,6 +49,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   const buttonRoutes = options.commands.flatMap((c) => (c.buttons ? [c.buttons] : []));
   const modalRoutes = options.commands.flatMap((c) => (c.modals ? [c.modals] : []));
   const unknown = 'I do not know that command; it may be from an older version.';
+  if (options.onAcknowledged) measureAcknowledgements(client, options.onAcknowledged);
 
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction).catch((error) => reportFailure(interaction, error));
@@ -89,10 +96,15 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   await client.login(options.token);
   await ready;
-  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
+  logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.map((s) => s.id) }, 'connected to Discord');
+  // Once per bot, not once per shard: by the process that runs shard 0.
+  if (client.application && client.ws.shards.has(0)) {
+    logger.info({ inviteUrl: inviteUrl(client.application.id) }, 'add the bot to a server with this link (it asks for the permissions the bot needs)');
+  }
 
   return {
     client: client as Client<true>,
+    gatewayReady: () => client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready),
     async stop() {
       await services.runs.stopAll('shutdown', 10_000);
       await client.destroy();

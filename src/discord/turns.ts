@@ -14,7 +14,7 @@ import type { Engine } from '../agent/engine.js';
 import type { AgentEvent } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
-import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type TokenCounter, type UsageTicket } from '../state/index.js';
+import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { decide, type AdmissionRules } from './admission.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
@@ -44,6 +44,8 @@ export interface TurnDeps {
   now: () => Date;
   /** Sees every engine event of every turn, with where it happened (metrics). */
   onEvent?: (event: AgentEvent, scope: RunScope) => void;
+  /** Told when a usage limit refuses a request (metrics). */
+  onLimitRefusal?: (limit: LimitName) => void;
 }
 
 /** A person's message that should start a turn. */
@@ -74,7 +76,10 @@ export function createTurns(deps: TurnDeps): Turns {
   return {
     async admit(request) {
       const decision = await decide(deps.admission, request.scope, request.text);
-      if (!decision.ok) return decision;
+      if (!decision.ok) {
+        if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+        return { ok: false, message: decision.message };
+      }
       const admitted = { ...request, text: decision.text };
       const { ticket } = decision;
       let used = false;

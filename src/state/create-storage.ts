@@ -4,7 +4,7 @@
  * with a clear StorageError instead of failing on the first message.
  */
 import type { StorageConfig } from '../config.js';
-import { DEFAULT_TIMEOUTS, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { DEFAULT_TIMEOUTS, guarded, type BackendKind, type BackendTimeouts } from './backends/backend.js';
 import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
@@ -39,6 +39,11 @@ export interface Storage {
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
    */
   openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds'>): Promise<UsageLimiter>;
+  /**
+   * One cheap round trip to the backend (a read of a key nobody writes), for readiness probes.
+   * Throws StorageError, bounded by the backend's timeouts, when the backend cannot answer.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,10 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);
       return limiter;
+    },
+    async ping() {
+      if (closed) throw new StorageError(`Storage on ${backend.kind} (${backend.where}) is closed.`);
+      await guarded(backend.kind, backend.where, 'ping', () => backend.keyv.get(`${namespace}:ping`));
     },
     async close() {
       if (closed) return;

@@ -95,6 +95,13 @@ export class ThreadQueue {
     return this.threads.get(threadId)?.waiting.length ?? 0;
   }
 
+  /** Jobs waiting (not running) across every thread: the queue depth metrics report. */
+  get waitingJobs(): number {
+    let total = 0;
+    for (const state of this.threads.values()) total += state.waiting.length;
+    return total;
+  }
+
   /** Threads with a job running or waiting; 0 when the queue is idle. */
   get activeThreads(): number {
     return this.threads.size;

@@ -35,6 +35,8 @@ export interface FakeDiscordOptions {
   heartbeatIntervalMs?: number;
   /** Shard count recommended by GET /gateway/bot. Default 1. */
   shards?: number;
+  /** Sessions per day in GET /gateway/bot's `session_start_limit`; each IDENTIFY uses one. Default 1000. */
+  sessionStartLimit?: number;
   /** Privileged intents enabled for the app in the developer portal; requesting a disabled one closes the gateway with 4014. All enabled by default. */
   privilegedIntents?: { guildMembers?: boolean; presences?: boolean; messageContent?: boolean };
   /** Per-channel message rate limit model: `record` notes bursts, `enforce` answers 429. Default record, 5 per 5000 ms. */
@@ -84,6 +86,7 @@ export class FakeDiscord extends ActingUsers {
   #router: RestRouter | null = null;
   #port = 0;
   readonly #shards: number;
+  readonly #sessionStartLimit: number;
   readonly #privileged: { guildMembers: boolean; presences: boolean; messageContent: boolean };
   readonly #heartbeat: number;
 
@@ -115,6 +118,7 @@ export class FakeDiscord extends ActingUsers {
     this.botId = botId;
     this.applicationId = core.settings.applicationId;
     this.#shards = options.shards ?? 1;
+    this.#sessionStartLimit = options.sessionStartLimit ?? 1000;
     this.#privileged = privileged;
     this.#heartbeat = options.heartbeatIntervalMs ?? 41_250;
     this.defaults = options.defaultWorld === false ? emptyDefaults() : this.createDefaultWorld();
@@ -169,7 +173,7 @@ export class FakeDiscord extends ActingUsers {
       log: core.settings.log,
     });
     this.#router = new RestRouter([
-      ...metaRoutes(core, { gatewayUrl: () => this.gatewayUrl, shards: this.#shards }),
+      ...metaRoutes(core, { gatewayUrl: () => this.gatewayUrl, shards: this.#shards, sessionStartLimit: this.#sessionStartLimit }),
       ...interactionRoutes(core), ...messageRoutes(core), ...channelRoutes(core),
     ], { token: () => core.settings.token, onCall: (call) => core.recordRest(call), log: core.settings.log });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -13,12 +13,17 @@ type Json = Record<string, unknown>;
 export interface MetaSettings {
   gatewayUrl: () => string;
   shards: number;
+  /** Sessions the bot may start per day; each IDENTIFY uses one. */
+  sessionStartLimit: number;
 }
 
 export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
   const gatewayBot = () => json({
     url: meta.gatewayUrl(), shards: meta.shards,
-    session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+    session_start_limit: {
+      total: meta.sessionStartLimit, remaining: Math.max(0, meta.sessionStartLimit - (core.gateway?.sessions.size ?? 0)),
+      reset_after: 14_400_000, max_concurrency: 1,
+    },
   });
   const application = () => {
     const bot = core.world.users.get(core.botId);
