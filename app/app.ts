@@ -16,7 +16,7 @@ import { startHealthServer, type HealthServer } from '../src/ops/health-server.j
 import { measureModel } from '../src/ops/measured-model.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import { channelSettings, createToolPolicy, defaultChannelSettings, type RunScope } from '../src/policy/index.js';
-import { createStorage, ThreadQueue, tokenCounters, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
+import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides {
@@ -51,7 +51,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
   const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
-  const core = createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) });
+  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) });
   metrics = createMetrics({
     tools: core.engine.tools.map((t) => t.name),
     queueWaiting: () => queue.waitingJobs,
@@ -95,7 +95,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       allowedTools,
       channelSettings: settingsFor,
       historyTokenBudget: config.storage.historyTokenBudget,
-      tokenCounter: tokenCounters()(config.model.model),
+      tokenCounter: core.tokenCounter,
       stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
       answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
       logger,
@@ -149,7 +149,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   }
   const running = bot;
   logger.info(
-    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url },
+    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
     'threadwise is running',
   );
   return {

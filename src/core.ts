@@ -8,6 +8,7 @@ import { createEngine, type Engine, type RunDefaults } from './agent/engine.js';
 import type { ToolDefinition } from './agent/tool.js';
 import type { ChatModel } from './agent/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
+import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
@@ -30,11 +31,15 @@ export interface CoreOverrides {
 export interface Core {
   engine: Engine;
   toolbox: Toolbox;
+  /** Counts tokens for the configured model (thread histories, the context fit), its cache shared. */
+  tokenCounter: TokenCounter;
+  /** The model's context window, when known: MODEL_CONTEXT_TOKENS, the server's report, or the built-in table. */
+  contextTokens: number | undefined;
   /** Stop what the tools hold (the calculator's workers). */
   close(): Promise<void>;
 }
 
-export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}): Core {
+export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}): Promise<Core> {
   const toolbox = createToolbox({
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
@@ -44,6 +49,19 @@ export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, ov
   const client = overrides.model ?? new OpenAIChatModel(config.model);
   const model = overrides.wrapModel ? overrides.wrapModel(client) : client;
   const tools = overrides.tools ? overrides.tools(toolbox.tools) : toolbox.tools;
-  const engine = createEngine({ model, tools, defaults: engineDefaults(config), fetch: overrides.fetch });
-  return { engine, toolbox, close: () => toolbox.close() };
+  const tokenCounter = tokenCounters()(config.model.model);
+  // Asked once at start-up (a few seconds at most when the server is slow to say): every request is
+  // then fitted to the window before it is sent. Unknown: requests go as they are, and a server's
+  // context-length error names MODEL_CONTEXT_TOKENS.
+  const contextTokens = config.model.contextTokens ?? (await contextWindowOf(client));
+  const fitContext = contextTokens ? contextFit({ windowTokens: contextTokens, counter: tokenCounter, defaultReplyTokens: config.model.maxTokens }) : undefined;
+  const defaults = { ...engineDefaults(config), maxTokens: config.model.maxTokens };
+  const engine = createEngine({ model, tools, defaults, fetch: overrides.fetch, fitContext });
+  return { engine, toolbox, tokenCounter, contextTokens, close: () => toolbox.close() };
+}
+
+/** The context window a model client can report (the OpenAI-compatible client can); undefined otherwise. */
+async function contextWindowOf(model: ChatModel): Promise<number | undefined> {
+  const reporter = model as ChatModel & { contextTokens?: () => Promise<number | undefined> };
+  return reporter.contextTokens ? reporter.contextTokens().catch(() => undefined) : undefined;
 }

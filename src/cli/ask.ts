@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: false });
   if (!config) return 2;
 
-  const { engine, close } = createCore(config);
+  const { engine, close } = await createCore(config);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   try {

@@ -99,6 +99,8 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     for await (const event of agentRun) {
       deps.onEvent?.(event, scope);
       view.show(event);
+      // Later runs on this model start in text mode for an hour: worth a line in the log.
+      if (event.type === 'protocol-fallback') log.warn({ runId: run.id, reason: event.reason }, 'the model server refused tool calling; using the text protocol for this model for an hour');
     }
     result = await agentRun.result;
     await steps.close();
