@@ -62,18 +62,18 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     processMetrics: config.ops.healthPort !== undefined,
   });
   const now = overrides.now ?? (() => new Date());
-  const defaultMaxSteps = config.agent.maxSteps;
+  const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
   const allowedTools = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
   // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
   const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
 
   async function settingsFor(scope: RunScope) {
-    if (!scope.guildId) return defaultChannelSettings(defaultMaxSteps);
+    if (!scope.guildId) return defaultChannelSettings(channelDefaults);
     try {
-      return channelSettings(await storage.guildSettings.get(scope.guildId), scope, defaultMaxSteps);
+      return channelSettings(await storage.guildSettings.get(scope.guildId), scope, channelDefaults);
     } catch (error) {
       logger.warn({ err: error, guildId: scope.guildId }, 'could not read guild settings; using defaults');
-      return defaultChannelSettings(defaultMaxSteps);
+      return defaultChannelSettings(channelDefaults);
     }
   }
 
@@ -88,7 +88,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
         questionMaxChars: config.governance.questionMaxChars,
         logger,
       },
-      modelName: config.model.model,
+      modelFor: core.modelFor,
       conversations: storage.conversations,
       queue,
       runs,
@@ -110,7 +110,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     tools: core.engine.tools,
     allowedTools,
     channelSettings: settingsFor,
-    defaultMaxSteps,
+    channelDefaults,
+    serverModels: core.serverModels,
     limiter,
     defaultLimits: config.governance.limits,
     messageContent: config.discord.messageContent,

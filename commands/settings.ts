@@ -14,10 +14,11 @@ import { STEP_LIMIT } from '../src/agent/run-defaults.js';
 import { channelSettings, DISPLAY_LEVELS, type DisplayLevel } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
+import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
 import { limitsCommand, limitsGroup } from './settings-limits.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type SettingsServices = Pick<BotServices, 'guildSettings' | 'defaultMaxSteps' | 'logger' | 'now'>;
+type SettingsServices = Pick<BotServices, 'guildSettings' | 'channelDefaults' | 'serverModels' | 'logger' | 'now'>;
 
 const LEVEL_WORDS: Record<DisplayLevel, string> = {
   full: 'every step (thoughts, tool calls, results)',
@@ -57,7 +58,7 @@ async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Pro
 async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const limit = interaction.options.getInteger('limit');
   const detail = limit === null
-    ? `reset the step limit to the bot's default (${ctx.defaultMaxSteps})`
+    ? `reset the step limit to the bot's default (${ctx.channelDefaults.maxSteps})`
     : `set the step limit to ${limit} step${limit === 1 ? '' : 's'} per question`;
   const saved = await saveChange(ctx, interaction, {
     action: 'settings.step-limit',
@@ -74,18 +75,21 @@ const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its c
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const here = ruleChannel(interaction.channel);
-  const current = channelSettings(await ctx.guildSettings.get(interaction.guildId), here, ctx.defaultMaxSteps);
+  const current = channelSettings(await ctx.guildSettings.get(interaction.guildId), { ...here, guildId: interaction.guildId }, ctx.channelDefaults);
+  const persona = current.persona ? `“${current.persona.length > 600 ? `${current.persona.slice(0, 599)}…` : current.persona}”` : 'none';
   return [
     `**Settings in <#${here.channelId}>**`,
     `• Display: \`${current.display}\`, ${LEVEL_WORDS[current.display]} (${SOURCE_WORDS[current.displaySource]}).`,
     `• Step limit: ${current.maxSteps} per question (${SOURCE_WORDS[current.maxStepsSource]}).`,
+    `• Model: \`${current.model}\` (${SOURCE_WORDS[current.modelSource]}).`,
+    `• Persona: ${persona}${current.persona ? ` (${SOURCE_WORDS[current.personaSource]})` : ''}.`,
   ].join('\n');
 }
 
 export const settings: Command = {
   data: new SlashCommandBuilder()
     .setName('settings')
-    .setDescription('How much I show per channel, my step limit, and usage limits (moderators).')
+    .setDescription('What I show, my model, persona, step limit and usage limits here (moderators).')
     .setContexts(InteractionContextType.Guild)
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
     .addSubcommand((s) =>
@@ -100,6 +104,8 @@ export const settings: Command = {
     .addSubcommand((s) =>
       s.setName('step-limit').setDescription('Most steps per question on this server')
         .addIntegerOption((o) => o.setName('limit').setDescription(`${STEP_LIMIT.min}-${STEP_LIMIT.max}; leave out for the default`).setMinValue(STEP_LIMIT.min).setMaxValue(STEP_LIMIT.max)))
+    .addSubcommand(modelSubcommand)
+    .addSubcommand(personaSubcommand)
     .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel'))
     .addSubcommandGroup(limitsGroup),
 
@@ -110,12 +116,21 @@ export const settings: Command = {
     try {
       const sub = interaction.options.getSubcommand();
       if (interaction.options.getSubcommandGroup() === 'limits') content = await limitsCommand(interaction, ctx);
-      else content = sub === 'display' ? await setDisplay(interaction, ctx) : sub === 'step-limit' ? await setStepLimit(interaction, ctx) : await show(interaction, ctx);
+      else if (sub === 'display') content = await setDisplay(interaction, ctx);
+      else if (sub === 'step-limit') content = await setStepLimit(interaction, ctx);
+      else if (sub === 'model') content = await setModel(interaction, ctx);
+      else if (sub === 'persona') content = await setPersona(interaction, ctx);
+      else content = await show(interaction, ctx);
     } catch (error) {
       if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');
       content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
     }
     // An empty string means saveChange already told the moderator what went wrong.
     if (content) await interaction.editReply({ content: fitMessage(content), allowedMentions: NO_MENTIONS });
+  },
+
+  async autocomplete(interaction, ctx) {
+    if (interaction.options.getSubcommand() === 'model') await completeModel(interaction, ctx);
+    else await interaction.respond([]);
   },
 };

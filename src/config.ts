@@ -24,6 +24,11 @@ export interface ModelConfig {
   maxTokens?: number;
   /** MODEL_CONTEXT_TOKENS: the model's context window, when set; else asked of the server or the built-in table. */
   contextTokens?: number;
+  /**
+   * OPENAI_MODELS: the models moderators may choose per server or channel (`/settings model`), always
+   * including OPENAI_MODEL; `*` allows any model the server lists. Default: just OPENAI_MODEL.
+   */
+  models?: readonly string[] | '*';
 }
 
 export interface AgentConfig {
@@ -32,6 +37,8 @@ export interface AgentConfig {
   toolTimeoutMs: number;
   runTimeoutMs: number;
   toolOutputMaxChars: number;
+  /** APPROVAL_TIMEOUT_MS: how long a call to a tool in `ask` mode waits for Approve or Deny. */
+  approvalTimeoutMs: number;
 }
 
 export interface ToolsConfig {
@@ -144,6 +151,14 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     maxTokens: read.int('MODEL_MAX_TOKENS', 1_024, 16, 1_000_000),
     contextTokens: optionalPositive(read.int('MODEL_CONTEXT_TOKENS', 0, 0, 100_000_000)),
   };
+  const models = read.string('OPENAI_MODELS');
+  if (models === '*') model.models = '*';
+  else if (models !== undefined) {
+    const names = models.split(',').map((m) => m.trim()).filter(Boolean);
+    const bad = names.filter((m) => m.length > 100 || /\s/.test(m));
+    if (bad.length) problems.push(`OPENAI_MODELS must be * or a comma-separated list of model names (got "${bad[0]!.slice(0, 40)}").`);
+    model.models = [...new Set([model.model, ...names])];
+  }
   if (model.contextTokens !== undefined && model.maxTokens !== undefined && model.maxTokens >= model.contextTokens) {
     problems.push(
       `MODEL_MAX_TOKENS (${model.maxTokens}) must be smaller than MODEL_CONTEXT_TOKENS (${model.contextTokens}): the reply shares the context with the request.`,
@@ -160,6 +175,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     toolTimeoutMs: read.int('TOOL_TIMEOUT_MS', DEFAULT_RUN.toolTimeoutMs, 100),
     runTimeoutMs: read.int('RUN_TIMEOUT_MS', DEFAULT_RUN.runTimeoutMs, 1_000),
     toolOutputMaxChars: read.int('TOOL_OUTPUT_MAX_CHARS', DEFAULT_RUN.maxToolOutputChars, 200),
+    approvalTimeoutMs: read.int('APPROVAL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
   };
 
   const language = read.string('WIKIPEDIA_LANGUAGE') ?? 'en';

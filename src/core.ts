@@ -6,7 +6,9 @@
 import type { Config } from './config.js';
 import { createEngine, type Engine, type RunDefaults } from './agent/engine.js';
 import type { ToolDefinition } from './agent/tool.js';
-import type { ChatModel } from './agent/types.js';
+import type { ChatModel, FitContext } from './agent/types.js';
+import OpenAI from 'openai';
+import { builtinContextTokens } from './llm/context-window.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
@@ -31,9 +33,15 @@ export interface CoreOverrides {
 export interface Core {
   engine: Engine;
   toolbox: Toolbox;
+  /** The model runs use unless a moderator chose another for the place (OPENAI_MODEL). */
+  defaultModel: string;
+  /** The client for a model by name (one per name, so what the engine learns is kept per model). */
+  modelFor(name: string): ChatModel;
+  /** The models the server lists (`/v1/models`), for choosing one when OPENAI_MODELS is `*`. */
+  serverModels(): Promise<string[]>;
   /** Counts tokens for the configured model (thread histories, the context fit), its cache shared. */
   tokenCounter: TokenCounter;
-  /** The model's context window, when known: MODEL_CONTEXT_TOKENS, the server's report, or the built-in table. */
+  /** The default model's context window, when known: MODEL_CONTEXT_TOKENS, the server's report, or the built-in table. */
   contextTokens: number | undefined;
   /** Stop what the tools hold (the calculator's workers). */
   close(): Promise<void>;
@@ -46,20 +54,87 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     calculator: { workers: config.tools.calculatorWorkers },
     ...overrides.toolbox,
   });
-  const client = overrides.model ?? new OpenAIChatModel(config.model);
-  const model = overrides.wrapModel ? overrides.wrapModel(client) : client;
+  const clients = new Map<string, ChatModel>();
+  const modelFor = (name: string): ChatModel => {
+    let model = clients.get(name);
+    if (!model) {
+      const client = name === config.model.model && overrides.model ? overrides.model : new OpenAIChatModel({ ...config.model, model: name });
+      model = overrides.wrapModel ? overrides.wrapModel(client) : client;
+      clients.set(name, model);
+    }
+    return model;
+  };
+  const defaultClient = modelFor(config.model.model);
   const tools = overrides.tools ? overrides.tools(toolbox.tools) : toolbox.tools;
-  const tokenCounter = tokenCounters()(config.model.model);
+  const counters = tokenCounters();
+  const windows = new ContextWindows(config.model, (name) => modelFor(name));
   // Asked once at start-up (a few seconds at most when the server is slow to say): every request is
-  // then fitted to the window before it is sent. Unknown: requests go as they are, and a server's
-  // context-length error names MODEL_CONTEXT_TOKENS.
-  const contextTokens = config.model.contextTokens ?? (await contextWindowOf(client));
-  const fitContext = contextTokens ? contextFit({ windowTokens: contextTokens, counter: tokenCounter, defaultReplyTokens: config.model.maxTokens }) : undefined;
+  // then fitted to its model's window before it is sent. Unknown: requests go as they are, and a
+  // server's context-length error names MODEL_CONTEXT_TOKENS.
+  const contextTokens = await windows.learn(config.model.model);
+  const fits = new Map<string, FitContext>();
+  const fitContext: FitContext = (request, hard) => {
+    const windowTokens = windows.known(request.model);
+    if (!windowTokens) return request.messages;
+    let fit = fits.get(request.model);
+    if (!fit) {
+      fit = contextFit({ windowTokens, counter: counters(request.model), defaultReplyTokens: config.model.maxTokens });
+      fits.set(request.model, fit);
+    }
+    return fit(request, hard);
+  };
   const defaults = { ...engineDefaults(config), maxTokens: config.model.maxTokens };
-  const engine = createEngine({ model, tools, defaults, fetch: overrides.fetch, fitContext });
-  return { engine, toolbox, tokenCounter, contextTokens, close: () => toolbox.close() };
+  const engine = createEngine({ model: defaultClient, tools, defaults, fetch: overrides.fetch, fitContext });
+  return {
+    engine,
+    toolbox,
+    defaultModel: config.model.model,
+    modelFor,
+    serverModels: () => listServerModels(config.model),
+    tokenCounter: counters(config.model.model),
+    contextTokens,
+    close: () => toolbox.close(),
+  };
 }
 
+/**
+ * Context windows by model: MODEL_CONTEXT_TOKENS for the default model, else what the client reports
+ * (the server, or the built-in table). A model first seen in a run is looked up in the background;
+ * its requests go unfitted until the answer is in.
+ */
+class ContextWindows {
+  private readonly byModel = new Map<string, number | undefined>();
+  private readonly asked = new Set<string>();
+
+  constructor(
+    private readonly config: Config['model'],
+    private readonly modelFor: (name: string) => ChatModel,
+  ) {}
+
+  async learn(name: string): Promise<number | undefined> {
+    this.asked.add(name);
+    const tokens = (name === this.config.model ? this.config.contextTokens : undefined) ?? builtinContextTokens(name) ?? (await contextWindowOf(this.modelFor(name)));
+    this.byModel.set(name, tokens);
+    return tokens;
+  }
+
+  known(name: string): number | undefined {
+    if (!this.asked.has(name)) void this.learn(name);
+    return this.byModel.get(name);
+  }
+}
+
+/** The model names the server lists at `/v1/models`; none when it cannot say. */
+async function listServerModels(config: Config['model']): Promise<string[]> {
+  try {
+    const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: 5_000 });
+    const names: string[] = [];
+    for await (const model of client.models.list()) names.push(model.id);
+    return names;
+  } catch {
+    return [];
+  }
+}
 /** The context window a model client can report (the OpenAI-compatible client can); undefined otherwise. */
 async function contextWindowOf(model: ChatModel): Promise<number | undefined> {
   const reporter = model as ChatModel & { contextTokens?: () => Promise<number | undefined> };

@@ -46,11 +46,17 @@ describe('configuration', () => {
 
   it('applies sensible defaults', () => {
     const config = load({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k' });
-    expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000 });
+    expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000, approvalTimeoutMs: 120_000 });
+    expect(config.model.models).toBeUndefined();
     expect(config.storage.keyvUrl).toBe('sqlite://data/threadwise.sqlite');
     expect(config.tools.wikipediaApiUrl).toBe('https://en.wikipedia.org/w/api.php');
     expect(config.tools.calculatorWorkers).toBe(2);
     expect(config.discord?.messageContent).toBe(false);
+  });
+
+  it('reads the models moderators may choose, always with OPENAI_MODEL among them, or * for any', () => {
+    expect(load({ OPENAI_API_KEY: 'k', OPENAI_MODEL: 'a', OPENAI_MODELS: 'b, c,a' }, false).model.models).toEqual(['a', 'b', 'c']);
+    expect(load({ OPENAI_API_KEY: 'k', OPENAI_MODELS: '*' }, false).model.models).toBe('*');
   });
 
   it('bounds model replies and times by default, and leaves the context window to the server unless set', () => {

@@ -240,7 +240,7 @@ export class RunLoop {
     if (final) messages.push(driver.finalNudge(final));
     if (Date.now() >= this.deadline) throw new RunTimeout();
     const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
-    if (plan.fitContext) messages = plan.fitContext({ messages, tools: fields.tools, maxTokens: plan.maxTokens }, hard);
+    if (plan.fitContext) messages = plan.fitContext({ model: plan.model.model, messages, tools: fields.tools, maxTokens: plan.maxTokens }, hard);
     const stream = driver.textStream(final !== undefined);
     const step = this.steps + 1;
     const publish = (parts: StreamedText[]) => {

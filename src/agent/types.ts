@@ -69,7 +69,7 @@ export interface ModelReply {
  * prompt and the newest turn always kept). `hard`: the server said the last attempt did not fit, so
  * leave more room this time. Supplied by whoever knows the window and the tokenizer.
  */
-export type FitContext = (request: { messages: ChatMessage[]; tools?: ToolSchema[]; maxTokens?: number }, hard: boolean) => ChatMessage[];
+export type FitContext = (request: { model: string; messages: ChatMessage[]; tools?: ToolSchema[]; maxTokens?: number }, hard: boolean) => ChatMessage[];
 
 /** Anything that completes a chat: the OpenAI-compatible client, or a scripted fake in tests. */
 export interface ChatModel {

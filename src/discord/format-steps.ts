@@ -52,15 +52,18 @@ export function formatStep(event: AgentEvent, level: DisplayLevel): string | und
 }
 
 /** The answer message: set apart, with sources and a one-line footer. */
-export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason'>, sources: readonly Source[]): string {
+export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason' | 'cutOff'> & { model?: string }, sources: readonly Source[]): string {
   // A fence left open at the end of the answer would swallow the sources and the footer.
   const parts = [`### Answer\n${closeOpenFence(answer.trim())}`];
   if (sources.length) {
     parts.push(`**Sources:** ${sources.map((s) => `[${s.title.replace(/[[\]]/g, '')}](<${s.url}>)`).join(' · ')}`);
   }
   const footer = [`${result.steps} step${result.steps === 1 ? '' : 's'}`, `${result.usage.totalTokens.toLocaleString('en-US')} tokens`, formatMs(result.durationMs)];
+  if (result.model) footer.push(result.model.replace(/[`*_~|\\]/g, ''));
   if (result.reason === 'step-limit') footer.push('step limit reached: answered from what was found so far');
   if (result.reason === 'token-budget') footer.push('token budget reached: answered from what was found so far');
+  if (result.cutOff === 'length') footer.push('⚠️ cut off: the reply reached its length limit (MODEL_MAX_TOKENS)');
+  if (result.cutOff === 'content-filter') footer.push("⚠️ cut off by the model provider's content filter");
   parts.push(`-# ${footer.join(' · ')}`);
   return parts.join('\n\n');
 }

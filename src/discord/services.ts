@@ -5,7 +5,7 @@
  */
 import type { ToolDefinition } from '../agent/tool.js';
 import type { Logger } from '../logger.js';
-import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
+import type { AllowedTools, ChannelDefaults, ChannelSettings, RunScope } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
@@ -25,8 +25,10 @@ export interface BotServices {
   allowedTools: AllowedTools;
   /** What a run in this scope gets: display level and step limit (defaults if settings cannot be read). */
   channelSettings(scope: RunScope): Promise<ChannelSettings>;
-  /** The bot's own step limit (AGENT_MAX_STEPS), for moderators' messages. */
-  defaultMaxSteps: number;
+  /** The bot's own step limit, model and the models moderators may choose, for what nobody set. */
+  channelDefaults: ChannelDefaults;
+  /** The models the model server lists (for choosing one when OPENAI_MODELS is `*`). */
+  serverModels(): Promise<string[]>;
   /** Usage counters and limits (`/usage`), and the environment's limits every server starts from. */
   limiter: UsageLimiter;
   defaultLimits: UsageLimits;

@@ -11,7 +11,7 @@
  * `run` waits its turn in the thread's queue, reads the channel's settings, then runs the engine.
  */
 import type { Engine } from '../agent/engine.js';
-import type { AgentEvent } from '../agent/types.js';
+import type { AgentEvent, ChatModel } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
@@ -25,8 +25,8 @@ export interface TurnDeps {
   engine: Engine;
   /** The checks before any model call: input, DMs, usage limits. */
   admission: AdmissionRules;
-  /** The model runs use, for pricing their usage. */
-  modelName: string;
+  /** The client for the model a place uses (a channel's model setting, or the default). */
+  modelFor(name: string): ChatModel;
   conversations: ConversationStore;
   queue: ThreadQueue;
   runs: RunRegistry;
@@ -122,5 +122,5 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
 
 async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
   const settings = await deps.channelSettings(request.scope);
-  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps, ticket });
+  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps, model: settings.model, persona: settings.persona, ticket });
 }

@@ -21,6 +21,8 @@ export { formatAuditEntry, formatAuditLog, withAuditEntry, logChannelLine, AUDIT
 export {
   channelSettings,
   defaultChannelSettings,
+  modelIsAllowed,
+  type ChannelDefaults,
   placeValue,
   DISPLAY_LEVELS,
   type ChannelSettings,
@@ -42,3 +44,4 @@ export {
   type LimitSettings,
 } from './limits.js';
 export { budgetStopNote, guildUsageText, memberUsageText, refusalText, relativeTime } from './usage-text.js';
+export { approvalMode, toolsNeedingApproval, type ApprovalMode, type ApprovalVerdict } from './approvals.js';

@@ -44,6 +44,9 @@ export const LimitOverridesSchema = z.looseObject({
   guildDailyTokens: z.number().int().min(0).max(1_000_000_000_000).optional(),
 });
 
+/** Longest persona (extra instructions) a moderator may set. */
+export const PERSONA_MAX_CHARS = 1_000;
+
 /** One guild's settings record. */
 export const GuildSettingsSchema = z.looseObject({
   v: z.number().int().default(GUILD_SETTINGS_VERSION),
@@ -59,6 +62,15 @@ export const GuildSettingsSchema = z.looseObject({
   limits: LimitOverridesSchema.optional(),
   /** Roles whose members have no member limits (the server's daily token cap still applies to them). */
   limitExemptRoles: z.array(z.string()).optional(),
+  /** The model to use, by place: a channel or category id, or the guild's own id for the whole server. */
+  models: z.record(z.string(), z.string()).optional(),
+  /** Moderators' extra instructions (tone, language, focus), by place as for `models`. */
+  personas: z.record(z.string(), z.string().max(PERSONA_MAX_CHARS)).optional(),
+  /**
+   * Which tools wait for a person's approval, as rules shaped like tool rules: `allow: false` is
+   * `ask` (wait for Approve), `allow: true` is `auto`. Same targets and precedence as `toolRules`.
+   */
+  approvalRules: z.array(ToolRuleSchema).optional(),
   updatedAt: z.number().optional(),
 });
 

@@ -18,6 +18,7 @@ export { toModelMessages } from './types.js';
 export * from './usage/index.js';
 export {
   AUDIT_LOG_LIMIT,
+  PERSONA_MAX_CHARS,
   GUILD_SETTINGS_VERSION,
   GuildSettingsSchema,
   defaultGuildSettings,

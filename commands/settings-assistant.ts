@@ -1,0 +1,98 @@
+/**
+ * `/settings model` and `/settings persona`: which model answers, and with what extra instructions,
+ * per server, category or channel (channel > category > server > the bot's default, as for tool
+ * rules). A persona changes tone, language and focus; it cannot touch tools, limits or safety rules,
+ * and the bot's prompt tells the model so. Audited and posted like every other change.
+ */
+import type { AutocompleteInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
+import { cleanText } from '../src/agent/clean-text.js';
+import type { BotServices } from '../src/discord/services.js';
+import { modelIsAllowed } from '../src/policy/index.js';
+import { PERSONA_MAX_CHARS } from '../src/state/index.js';
+import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
+import { saveChange } from './moderation.js';
+
+type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
+type AssistantServices = Pick<BotServices, 'guildSettings' | 'channelDefaults' | 'serverModels' | 'logger' | 'now'>;
+
+const withPlace = (s: SlashCommandSubcommandBuilder) =>
+  s.addChannelOption((o) => o.setName('channel').setDescription('Only this channel or category (default: the whole server)').addChannelTypes(...RULE_CHANNEL_TYPES));
+
+export function modelSubcommand(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return withPlace(
+    s.setName('model').setDescription('Which model answers here')
+      .addStringOption((o) => o.setName('model').setDescription('A model the bot may use, or "default"').setRequired(true).setAutocomplete(true).setMaxLength(100)),
+  );
+}
+
+export function personaSubcommand(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return withPlace(
+    s.setName('persona').setDescription('Extra instructions for tone, language and focus here')
+      .addStringOption((o) => o.setName('text').setDescription(`At most ${PERSONA_MAX_CHARS} characters`).setMaxLength(PERSONA_MAX_CHARS))
+      .addBooleanOption((o) => o.setName('reset').setDescription('Remove the persona set here')),
+  );
+}
+
+/** Where a per-place setting goes: the channel or category given, else the whole server (its id). */
+async function placeKey(interaction: GuildCommand): Promise<{ key: string; label: string }> {
+  const place = await placeOption(interaction);
+  if (place?.channelId) return { key: place.channelId, label: `<#${place.channelId}>` };
+  if (place?.categoryId) return { key: place.categoryId, label: `category <#${place.categoryId}>` };
+  return { key: interaction.guildId, label: 'the whole server' };
+}
+
+/** The models a moderator may pick: OPENAI_MODELS, or with `*` whatever the model server lists. */
+async function choosable(ctx: AssistantServices): Promise<string[]> {
+  const { model, models } = ctx.channelDefaults;
+  if (models === '*') return [...new Set([model, ...(await ctx.serverModels())])];
+  return [...new Set([model, ...(models ?? [])])];
+}
+
+export async function setModel(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
+  const chosen = interaction.options.getString('model', true).trim();
+  const { key, label } = await placeKey(interaction);
+  const reset = chosen.toLowerCase() === 'default';
+  if (!reset && !modelIsAllowed(chosen, ctx.channelDefaults)) {
+    const allowed = (await choosable(ctx)).map((m) => `\`${m}\``).join(', ');
+    throw new OptionProblem(`\`${chosen.slice(0, 60).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
+  }
+  const detail = reset ? `reset the model in ${label} to the default (\`${ctx.channelDefaults.model}\`)` : `set the model in ${label} to \`${chosen}\``;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'settings.model',
+    detail,
+    apply: (s) => {
+      const { [key]: _old, ...others } = s.models ?? {};
+      const models = reset ? others : { ...others, [key]: chosen };
+      const { models: _all, ...rest } = s;
+      return Object.keys(models).length ? { ...rest, models } : rest;
+    },
+  });
+  return saved ? `✅ Done: ${detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';
+}
+
+export async function setPersona(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
+  const reset = interaction.options.getBoolean('reset') ?? false;
+  const text = cleanText(interaction.options.getString('text') ?? '').trim();
+  if (!reset && !text) throw new OptionProblem('Give the persona as `text` (tone, language, focus), or `reset: True` to remove it. Nothing was changed.');
+  if (text.length > PERSONA_MAX_CHARS) throw new OptionProblem(`A persona is at most ${PERSONA_MAX_CHARS} characters (this one is ${text.length}). Nothing was changed.`);
+  const { key, label } = await placeKey(interaction);
+  const quoted = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  const detail = reset ? `removed the persona in ${label}` : `set the persona in ${label} to “${quoted.replace(/\n/g, ' ')}”`;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'settings.persona',
+    detail,
+    apply: (s) => {
+      const { [key]: _old, ...others } = s.personas ?? {};
+      const personas = reset ? others : { ...others, [key]: text };
+      const { personas: _all, ...rest } = s;
+      return Object.keys(personas).length ? { ...rest, personas } : rest;
+    },
+  });
+  return saved ? `✅ Done: ${detail}. It applies from the next question. A persona shapes tone, language and focus; it never changes my tools, limits or safety rules.${saved.logNote}` : '';
+}
+
+export async function completeModel(interaction: AutocompleteInteraction, ctx: AssistantServices): Promise<void> {
+  const typed = interaction.options.getFocused().trim().toLowerCase();
+  const names = ['default', ...(await choosable(ctx))].filter((m) => m.toLowerCase().includes(typed)).slice(0, 25);
+  await interaction.respond(names.map((m) => ({ name: m === 'default' ? `default (${ctx.channelDefaults.model})` : m, value: m })));
+}
