@@ -12,8 +12,9 @@ import { RunRegistry } from '../src/discord/run-registry.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
-import { channelSettings, createToolPolicy, defaultChannelSettings, type RunScope } from '../src/policy/index.js';
+import { channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
 import { createStorage, ThreadQueue, tokenCounters, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
+import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides {
@@ -25,23 +26,36 @@ export interface AppOverrides extends CoreOverrides {
   /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
   answerEditIntervalMs?: number;
   now?: () => Date;
+  /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
+  knowledge?: KnowledgeOverrides;
 }
 
 export interface App {
   bot: RunningBot;
   services: BotServices;
   storage: Storage;
-  /** Stop runs (each says it was interrupted), disconnect, close the calculator and storage. */
+  /** The knowledge base, when it is on. */
+  knowledge?: AppKnowledge;
+  /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
   stop(): Promise<void>;
 }
 
 export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
-  const core = createCore(config, overrides);
+  let knowledge: AppKnowledge | undefined;
+  try {
+    knowledge = await openAppKnowledge(config, logger, { ...overrides.knowledge, readUrl: overrides.toolbox?.readUrl });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const core = createCore(config, overrides, { knowledge: knowledge?.services.base });
   const now = overrides.now ?? (() => new Date());
   const defaultMaxSteps = config.agent.maxSteps;
-  const allowedTools = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
+  const policy = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
+  // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
+  const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
   const queue = new ThreadQueue(overrides.queue);
   const runs = new RunRegistry();
 
@@ -79,6 +93,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     channelSettings: settingsFor,
     defaultMaxSteps,
     messageContent: config.discord.messageContent,
+    knowledge: knowledge?.services,
     logger,
     now,
   };
@@ -88,17 +103,23 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     bot = await startBot(services, { token: config.discord.token, apiBaseUrl: config.discord.apiBaseUrl, commands });
   } catch (error) {
     await core.close();
+    await knowledge?.close();
     await storage.close();
     throw error;
   }
-  logger.info({ storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI' }, 'threadwise is running');
+  logger.info(
+    { storage: storage.where, knowledge: knowledge?.services.base.where ?? 'off', model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI' },
+    'threadwise is running',
+  );
   return {
     bot,
     services,
     storage,
+    knowledge,
     async stop() {
       await bot.stop();
       await core.close();
+      await knowledge?.close();
       await storage.close();
     },
   };

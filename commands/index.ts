@@ -2,8 +2,10 @@
 import type { AnyCommand } from '../src/discord/command.js';
 import { ask } from './ask.js';
 import { help } from './help.js';
+import { kb } from './kb.js';
+import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, tools, settings];
+export const commands: readonly AnyCommand[] = [ask, reset, help, tools, settings, kb, addToKnowledgeBase];

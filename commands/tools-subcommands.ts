@@ -111,5 +111,5 @@ export async function setLogChannel(interaction: GuildCommand, ctx: ToolsService
       return channel ? { ...rest, logChannelId: channel.id } : rest;
     },
   });
-  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools` and `/settings` is posted there from now on.' : ''}${saved.logNote}`);
+  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools`, `/settings` and the knowledge base is posted there from now on.' : ''}${saved.logNote}`);
 }

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createEngine, type Engine, type RunDefaults } from './agent/engine.js';
 import type { ToolDefinition } from './agent/tool.js';
 import type { ChatModel } from './agent/types.js';
+import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
 
@@ -32,11 +33,18 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}): Core {
+/** Parts the caller opened and owns (the core uses them but does not close them). */
+export interface CoreParts {
+  /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
+  knowledge?: KnowledgeBase;
+}
+
+export function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}, parts: CoreParts = {}): Core {
   const toolbox = createToolbox({
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
     calculator: { workers: config.tools.calculatorWorkers },
+    knowledge: parts.knowledge,
     ...overrides.toolbox,
   });
   const model = overrides.model ?? new OpenAIChatModel(config.model);
