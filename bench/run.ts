@@ -7,6 +7,7 @@ import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
+import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -19,6 +20,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
+  ['knowledge-offer', () => benchKnowledgeOffer()],
   ['discord', () => benchDiscord()],
 ];
 
