@@ -15,8 +15,9 @@ import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
-import { channelSettings, createToolPolicy, defaultChannelSettings, type RunScope } from '../src/policy/index.js';
+import { channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
+import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides {
@@ -28,6 +29,8 @@ export interface AppOverrides extends CoreOverrides {
   /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
   answerEditIntervalMs?: number;
   now?: () => Date;
+  /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
+  knowledge?: KnowledgeOverrides;
 }
 
 export interface App {
@@ -38,20 +41,29 @@ export interface App {
   metrics: Metrics;
   /** The /healthz, /readyz and /metrics server, when HEALTH_PORT is set. */
   health?: HealthServer;
-  /** Stop runs (each says it was interrupted), disconnect, close the calculator and storage. */
+  /** The knowledge base, when it is on. */
+  knowledge?: AppKnowledge;
+  /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
   stop(): Promise<void>;
 }
 
 export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
+  let knowledge: AppKnowledge | undefined;
+  try {
+    knowledge = await openAppKnowledge(config, logger, { ...overrides.knowledge, readUrl: overrides.toolbox?.readUrl });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const queue = new ThreadQueue(overrides.queue);
   const runs = new RunRegistry();
   const shard = config.ops.shard;
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
   const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
-  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) });
+  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, { knowledge: knowledge?.services.base });
   metrics = createMetrics({
     tools: core.engine.tools.map((t) => t.name),
     queueWaiting: () => queue.waitingJobs,
@@ -63,7 +75,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   });
   const now = overrides.now ?? (() => new Date());
   const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
-  const allowedTools = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
+  const policy = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
+  // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
+  const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
   // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
   const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
 
@@ -115,6 +129,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     limiter,
     defaultLimits: config.governance.limits,
     messageContent: config.discord.messageContent,
+    knowledge: knowledge?.services,
     logger,
     now,
   };
@@ -145,12 +160,13 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   } catch (error) {
     await health?.close();
     await core.close();
+    await knowledge?.close();
     await storage.close();
     throw error;
   }
   const running = bot;
   logger.info(
-    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
+    { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', knowledge: knowledge?.services.base.where ?? 'off', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
     'threadwise is running',
   );
   return {
@@ -159,10 +175,12 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     storage,
     metrics,
     health,
+    knowledge,
     async stop() {
       await running.stop();
       await health?.close();
       await core.close();
+      await knowledge?.close();
       await storage.close();
     },
   };

@@ -1,11 +1,12 @@
 /**
- * `npm run deploy-commands`: register the slash commands with Discord, to DISCORD_GUILD_ID when set
+ * `npm run deploy-commands`: register the commands (slash and message menu) with Discord, to DISCORD_GUILD_ID when set
  * (instant) or globally (Discord may take up to an hour to show them everywhere), and say what it did.
  */
 import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { loadConfigOrReport } from '../src/config.js';
 import { describeStartupError } from '../src/discord/startup-errors.js';
 import { commands } from '../commands/index.js';
+import { commandLabel } from '../src/discord/command.js';
 
 async function main(): Promise<number> {
   // Registering commands talks to Discord only: no model server settings needed.
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
   const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
   const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;
   const body = commands.map((c) => c.data.toJSON());
-  const names = commands.map((c) => `/${c.data.name}`).join(', ');
+  const names = commands.map(commandLabel).join(', ');
   if (discord.guildId) {
     await rest.put(Routes.applicationGuildCommands(applicationId, discord.guildId), { body });
     console.log(`Registered ${body.length} commands (${names}) in server ${discord.guildId}. They are available now.`);

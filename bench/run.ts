@@ -8,6 +8,7 @@ import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
+import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -20,6 +21,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
+  ['knowledge-offer', () => benchKnowledgeOffer()],
   ['discord', () => benchDiscord()],
   ['deploy', () => benchDeploy()],
 ];

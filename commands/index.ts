@@ -2,9 +2,11 @@
 import type { AnyCommand } from '../src/discord/command.js';
 import { ask } from './ask.js';
 import { help } from './help.js';
+import { kb } from './kb.js';
+import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, kb, addToKnowledgeBase];

@@ -1,9 +1,10 @@
 /**
- * What `/tools` and `/settings` share: the run-time moderator check, and saving a change together with
- * its audit entry, then posting it to the log channel. Discord server admins can make a command with a
- * default member permission visible to anyone, so the registration alone is not a guard.
+ * What the moderation commands (`/tools`, `/settings`, `/kb`) share: the run-time moderator check, and
+ * recording a change in the audit log (with the settings it changes, if any), then posting it to the
+ * log channel. Discord server admins can make a command with a default member permission visible to
+ * anyone, so the registration alone is not a guard.
  */
-import { MessageFlags, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { BotServices } from '../src/discord/services.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
@@ -11,21 +12,34 @@ import { describeError } from '../src/errors.js';
 import { logChannelLine, withAuditEntry, type ChangeRecord } from '../src/policy/index.js';
 import type { GuildSettings } from '../src/state/index.js';
 
-/** What saving a moderator's change needs. */
-export type ModerationServices = Pick<BotServices, 'guildSettings' | 'logger' | 'now'>;
+/** A slash or context-menu command used in a server. */
+type GuildCommand = CommandInteraction<'cached' | 'raw'>;
+
+/** How a refusal names the command and what it suggests instead. */
+export interface ModeratorCheckText {
+  /** Shown for the command (default `` `/command` ``), e.g. `**Add to knowledge base**`. */
+  label?: string;
+  /** What to do instead (default: ask a moderator if a tool or setting should be different here). */
+  hint?: string;
+}
 
 /**
  * True if the member may moderate the bot (Manage Server). Otherwise the member gets an ephemeral
  * refusal that says why and that nothing changed, and the caller must stop.
  */
-export async function allowModerator(interaction: ChatInputCommandInteraction, command: string): Promise<boolean> {
+export async function allowModerator(interaction: CommandInteraction, command: string, text: ModeratorCheckText = {}): Promise<boolean> {
   if (interaction.inGuild() && interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
+  const label = text.label ?? `\`/${command}\``;
+  const hint = text.hint ?? 'ask a moderator if a tool or setting should be different here';
   const content = interaction.inGuild()
-    ? `Only members with the **Manage Server** permission can use \`/${command}\`. Nothing was changed; ask a moderator if a tool or setting should be different here.`
-    : `\`/${command}\` works inside a server.`;
+    ? `Only members with the **Manage Server** permission can use ${label}. Nothing was changed; ${hint}.`
+    : `${label} works inside a server.`;
   await interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   return false;
 }
+
+/** What saving a moderator's change needs. */
+export type ModerationServices = Pick<BotServices, 'guildSettings' | 'logger' | 'now'>;
 
 /** A change to save: what it does to the settings, and how the audit log describes it. */
 export interface SettingsChange {
@@ -40,37 +54,68 @@ export interface SavedChange {
   logNote: string;
 }
 
+/** The audit record of what the member who used the command did. */
+function changeRecord(interaction: GuildCommand, action: string, detail: string): ChangeRecord {
+  return { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action, detail };
+}
+
+/**
+ * Apply `apply` to the settings and append the audit entry, in one serialized update. Resolves with the
+ * new settings and the log channel to post to (the old one when the change cleared it, so its readers
+ * know why it went quiet).
+ */
+async function writeAudited(
+  ctx: ModerationServices,
+  interaction: GuildCommand,
+  record: ChangeRecord,
+  apply: (settings: GuildSettings) => GuildSettings,
+): Promise<{ settings: GuildSettings; logChannelId: string | undefined }> {
+  let previousLogChannel: string | undefined;
+  const settings = await ctx.guildSettings.update(interaction.guildId, (current) => {
+    previousLogChannel = current.logChannelId;
+    return withAuditEntry(apply(current), record, ctx.now().getTime());
+  });
+  return { settings, logChannelId: settings.logChannelId ?? previousLogChannel };
+}
+
 /**
  * Save a change and its audit entry in one serialized update, then post it to the log channel. On a
  * storage failure the moderator is told nothing changed (via editReply: callers defer first) and the
  * result is undefined.
  */
-export async function saveChange(ctx: ModerationServices, interaction: ChatInputCommandInteraction<'cached' | 'raw'>, change: SettingsChange): Promise<SavedChange | undefined> {
-  const record: ChangeRecord = {
-    actorId: interaction.user.id,
-    actorName: displayNameOf(interaction.member, interaction.user),
-    action: change.action,
-    detail: change.detail,
-  };
-  let settings: GuildSettings;
-  let previousLogChannel: string | undefined;
+export async function saveChange(ctx: ModerationServices, interaction: GuildCommand, change: SettingsChange): Promise<SavedChange | undefined> {
+  const record = changeRecord(interaction, change.action, change.detail);
+  let written;
   try {
-    settings = await ctx.guildSettings.update(interaction.guildId, (current) => {
-      previousLogChannel = current.logChannelId;
-      return withAuditEntry(change.apply(current), record, ctx.now().getTime());
-    });
+    written = await writeAudited(ctx, interaction, record, change.apply);
   } catch (error) {
     ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action: change.action }, 'could not save a moderator change');
     await interaction.editReply({ content: `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`, allowedMentions: NO_MENTIONS });
     return undefined;
   }
-  // Clearing the log channel is still posted to the old one, so its readers know why it went quiet.
-  const logNote = await postToLogChannel(ctx, interaction, settings.logChannelId ?? previousLogChannel, logChannelLine(record));
-  return { settings, logNote };
+  const logNote = await postToLogChannel(ctx, interaction, written.logChannelId, logChannelLine(record));
+  return { settings: written.settings, logNote };
+}
+
+/**
+ * Record an action that changed something outside the settings (the knowledge base) after it was done:
+ * an audit entry, then the log channel post. Resolves with '' or a note for the moderator saying what
+ * could not be recorded; the action itself stands either way.
+ */
+export async function auditAction(ctx: ModerationServices, interaction: GuildCommand, action: string, detail: string): Promise<string> {
+  const record = changeRecord(interaction, action, detail);
+  let written;
+  try {
+    written = await writeAudited(ctx, interaction, record, (settings) => settings);
+  } catch (error) {
+    ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
+    return `\n-# ⚠️ Done, but I could not record it in the audit log (${describeError(error)}), so it is not in \`/tools audit\` or the log channel.`;
+  }
+  return postToLogChannel(ctx, interaction, written.logChannelId, logChannelLine(record));
 }
 
 /** Post to the log channel; '' on success or when none is set, else a note saying why it failed. */
-export async function postToLogChannel(ctx: Pick<BotServices, 'logger'>, interaction: ChatInputCommandInteraction, channelId: string | undefined, content: string): Promise<string> {
+export async function postToLogChannel(ctx: Pick<BotServices, 'logger'>, interaction: Pick<CommandInteraction, 'client' | 'guildId'>, channelId: string | undefined, content: string): Promise<string> {
   if (!channelId) return '';
   try {
     const channel = await interaction.client.channels.fetch(channelId);

@@ -25,7 +25,7 @@ import { listScopeOption, targetOption, toolOption } from './command-options.js'
 import { saveChange } from './moderation.js';
 
 /** What the `/tools` subcommands use. */
-export type ToolsServices = Pick<BotServices, 'tools' | 'guildSettings' | 'logger' | 'now'>;
+export type ToolsServices = Pick<BotServices, 'tools' | 'guildSettings' | 'logger' | 'now' | 'knowledge'>;
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -51,7 +51,14 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
     ? ['-# No rules yet: every tool follows its built-in default.']
     : [`**Rules on this server** (${rules.length}):`, ...rules.slice(-RULES_SHOWN).map((r) => `• ${describeRule(r)}`)];
   if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
-  await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].join('\n'));
+  await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].filter((l) => l !== undefined).join('\n'));
+}
+
+/** The rules may allow search_knowledge, but runs are offered it only where the server has documents. */
+async function knowledgeNote(guildId: string, ctx: ToolsServices): Promise<string | undefined> {
+  if (!ctx.knowledge || !ctx.tools.some((t) => t.name === 'search_knowledge')) return undefined;
+  const has = await ctx.knowledge.base.hasDocuments(guildId).catch(() => true);
+  return has ? undefined : '-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).';
 }
 
 /** `/tools enable` and `/tools disable`. */
@@ -111,5 +118,5 @@ export async function setLogChannel(interaction: GuildCommand, ctx: ToolsService
       return channel ? { ...rest, logChannelId: channel.id } : rest;
     },
   });
-  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools` and `/settings` is posted there from now on.' : ''}${saved.logNote}`);
+  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools`, `/settings` and the knowledge base is posted there from now on.' : ''}${saved.logNote}`);
 }

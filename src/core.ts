@@ -9,6 +9,7 @@ import type { ToolDefinition } from './agent/tool.js';
 import type { ChatModel, FitContext } from './agent/types.js';
 import OpenAI from 'openai';
 import { builtinContextTokens } from './llm/context-window.js';
+import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
@@ -47,11 +48,18 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}): Promise<Core> {
+/** Parts the caller opened and owns (the core uses them but does not close them). */
+export interface CoreParts {
+  /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
+  knowledge?: KnowledgeBase;
+}
+
+export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}, parts: CoreParts = {}): Promise<Core> {
   const toolbox = createToolbox({
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
     calculator: { workers: config.tools.calculatorWorkers },
+    knowledge: parts.knowledge,
     ...overrides.toolbox,
   });
   const clients = new Map<string, ChatModel>();

@@ -1,16 +1,20 @@
 /**
- * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"`.
+ * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"`.
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
+ * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
+ * and is offered only when that collection has documents, as in a server.
  */
 import { parseArgs } from 'node:util';
-import { loadConfigOrReport } from '../config.js';
+import { loadConfigOrReport, type Config } from '../config.js';
 import { describeError } from '../errors.js';
 import { STEP_LIMIT } from '../agent/engine.js';
 import type { ProtocolSetting } from '../agent/types.js';
 import { createCore } from '../core.js';
+import { checkCollection, openKnowledgeBase, type KnowledgeBase } from '../knowledge/index.js';
 import { askInTerminal, printJson, TerminalPrinter } from './print.js';
 
-const USAGE = 'usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--json] [--step] "question"';
+const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"
+--collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).`;
 
 async function main(): Promise<number> {
   let parsed;
@@ -20,6 +24,7 @@ async function main(): Promise<number> {
       options: {
         protocol: { type: 'string' },
         'max-steps': { type: 'string' },
+        collection: { type: 'string', default: 'default' },
         json: { type: 'boolean', default: false },
         step: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -43,6 +48,11 @@ async function main(): Promise<number> {
     problems.push(`--max-steps must be a whole number from ${STEP_LIMIT.min} to ${STEP_LIMIT.max}`);
   }
   if (values.step && values.json) problems.push('--step and --json cannot be used together');
+  try {
+    checkCollection(values.collection);
+  } catch (error) {
+    problems.push(`--collection: ${describeError(error)}`);
+  }
   if (problems.length) {
     console.error(`${problems.join('; ')}\n${USAGE}`);
     return 2;
@@ -51,7 +61,10 @@ async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: false });
   if (!config) return 2;
 
-  const { engine, close } = await createCore(config);
+  const knowledge = await openKnowledge(config);
+  const { engine, close } = await createCore(config, {}, { knowledge });
+  const allowed = new Set(engine.tools.map((t) => t.name));
+  if (!knowledge || !(await hasDocuments(knowledge, values.collection))) allowed.delete('search_knowledge');
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   try {
@@ -59,6 +72,8 @@ async function main(): Promise<number> {
       messages: [{ role: 'user', content: question }],
       protocol: values.protocol as ProtocolSetting | undefined,
       maxSteps,
+      collection: values.collection,
+      allowedTools: () => allowed,
       signal: controller.signal,
       beforeTool: values.step ? askInTerminal : undefined,
     });
@@ -73,6 +88,31 @@ async function main(): Promise<number> {
     return result.reason === 'aborted' ? 130 : 1;
   } finally {
     await close();
+    await knowledge?.close();
+  }
+}
+
+/**
+ * The knowledge base if it is configured and opens. A question can be answered without it, so a
+ * failure is said on stderr and the run goes on without search_knowledge.
+ */
+async function openKnowledge(config: Config): Promise<KnowledgeBase | undefined> {
+  const { url, maxFileBytes, maxBytes } = config.knowledge;
+  if (!url) return undefined;
+  try {
+    return await openKnowledgeBase(url, { baseDir: process.cwd(), limits: { maxFileBytes, maxBytes } });
+  } catch (error) {
+    console.error(`The knowledge base could not be opened, so search_knowledge is not offered: ${describeError(error)}`);
+    return undefined;
+  }
+}
+
+async function hasDocuments(knowledge: KnowledgeBase, collection: string): Promise<boolean> {
+  try {
+    return await knowledge.hasDocuments(collection);
+  } catch (error) {
+    console.error(`The knowledge base could not be read, so search_knowledge is not offered: ${describeError(error)}`);
+    return false;
   }
 }
 

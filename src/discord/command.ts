@@ -44,3 +44,11 @@ export type AnyCommand = Command | MessageCommand;
 export function isMessageCommand(command: AnyCommand): command is MessageCommand {
   return command.data.toJSON().type === 3;
 }
+
+/** How a person finds a command: `/ask` for a slash command, `Apps → Add to knowledge base` for a menu one. */
+export function commandLabel(command: AnyCommand): string {
+  const type = command.data.toJSON().type;
+  if (type === 3) return `Apps → ${command.data.name} (on a message)`;
+  if (type === 2) return `Apps → ${command.data.name} (on a member)`;
+  return `/${command.data.name}`;
+}

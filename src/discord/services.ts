@@ -4,9 +4,11 @@
  * use (`Pick<BotServices, …>`), so each one says what it depends on.
  */
 import type { ToolDefinition } from '../agent/tool.js';
+import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelDefaults, ChannelSettings, RunScope } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { AttachmentLoader } from './attachment-document.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
 
@@ -34,6 +36,18 @@ export interface BotServices {
   defaultLimits: UsageLimits;
   /** Whether the bot reads every message in its threads (the Message Content intent). */
   messageContent: boolean;
+  /** The servers' documents (`/kb`, "Add to knowledge base"); undefined when the knowledge base is off. */
+  knowledge?: KnowledgeServices;
   logger: Logger;
   now: () => Date;
+}
+
+/** What the knowledge base commands use. */
+export interface KnowledgeServices {
+  /** Adding or removing through it also tells the tool policy at once whether to offer `search_knowledge`. */
+  base: KnowledgeBase;
+  /** A file attached to the command, from Discord's CDN (type, size and host checked). */
+  fromAttachment: AttachmentLoader;
+  /** A web page, through `read_url`'s fetcher and address rules. */
+  fromUrl(url: string, signal?: AbortSignal): Promise<DocumentInput>;
 }

@@ -31,7 +31,7 @@ export function formatAuditEntry(entry: AuditEntry): string {
 
 /** The newest `count` entries, newest first, cut to fit one 2,000-character message. */
 export function formatAuditLog(entries: readonly AuditEntry[], count: number): string {
-  if (entries.length === 0) return 'No changes recorded yet: nobody has used `/tools` or `/settings` here.';
+  if (entries.length === 0) return 'No changes recorded yet: nobody has used `/tools`, `/settings` or `/kb` here.';
   const shown = entries.slice(-count).reverse();
   const header = `**Last ${shown.length} change${shown.length === 1 ? '' : 's'}** (newest first, ${entries.length} recorded):`;
   const lines: string[] = [header];

@@ -4,6 +4,7 @@
  * only: no discord.js; the commands in `commands/` and the turn in `src/discord/` call it.
  */
 export { createToolPolicy, type AllowedTools } from './tool-policy.js';
+export { offerOnlyWhere } from './offer-where.js';
 export {
   enabledByDefault,
   safeToolNames,

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScript } from '../fakes/run-script.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
+import { tempDir } from '../state/helpers/targets.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -12,7 +15,8 @@ afterEach(async () => {
 
 const ask = (args: string[], env: Record<string, string>, input = '') => runScript('src/cli/ask.ts', args, env, input);
 
-const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php' });
+// KEYV_URL in memory: the knowledge base opens from it, and a test must not touch the project's data/.
+const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php', KEYV_URL: 'memory:' });
 
 describe('npm run ask', () => {
   it('prints one JSON object per event with --json and exits 0 on an answer, using the real tools', async () => {
@@ -79,4 +83,35 @@ describe('npm run ask', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/a question is required; --protocol must be auto, native or text; --max-steps must be/);
   }, 30_000);
+
+  it('searches the collection --collection names (what npm run kb filled), and offers search_knowledge only when it has documents', async () => {
+    const dir = tempDir('ask-kb');
+    const faq = path.join(dir, 'faq.md');
+    fs.writeFileSync(faq, '# FAQ\n\n## Raids\n\nRaid night is every Friday at 20:00 UTC.');
+    const kbEnv = { ...env(), KEYV_URL: `sqlite://${path.join(dir, 'threadwise.sqlite')}` };
+    const added = await runScript('src/cli/kb.ts', ['add', faq, '--guild', 'guild-1'], kbEnv);
+    expect(added.code).toBe(0);
+
+    server.script(
+      { toolCalls: [{ name: 'search_knowledge', arguments: { query: 'raid night' } }] },
+      { content: 'Fridays at 20:00 UTC.' },
+    );
+    const found = await ask(['--json', '--protocol', 'native', '--collection', 'guild-1', 'When is raid night?'], kbEnv);
+    expect(found.stderr).toBe('');
+    expect(found.code).toBe(0);
+    const events = found.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge']);
+    const observation = events.find((e) => e.type === 'observation');
+    expect(observation.output).toMatch(/^1 passage from this server's documents, best first:\n\n\[1\] FAQ › Raids\nNo link \(a document added from a file\)\.\nRaid night is every Friday/);
+
+    // The default collection is empty: the tool is not offered at all.
+    server.script({ content: 'I do not know.' });
+    const empty = await ask(['--json', 'When is raid night?'], kbEnv);
+    expect(empty.code).toBe(0);
+    expect(JSON.parse(empty.stdout.split('\n')[0]!).tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+
+    const bad = await ask(['--collection', 'no spaces!', 'hi'], kbEnv);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--collection: "no spaces!" is not a collection name/);
+  }, 60_000);
 });

@@ -31,6 +31,8 @@ export interface HarnessOptions {
   toolRuns?: Record<string, ToolDefinition['run']>;
   /** Let the bot start with a given storage (restart tests). */
   storage?: Storage;
+  /** Let read_url and `/kb add url:` read pages from servers the test started on 127.0.0.1. */
+  allowLoopbackUrls?: boolean;
 }
 
 export interface Harness {
@@ -73,6 +75,9 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     queue: { maxWaitMs: 20_000 },
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
     tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
+    // The fake serves attachments from its own 127.0.0.1 CDN: tell the bot that is Discord's.
+    knowledge: { cdnOrigins: [fake.cdnUrl] },
+    ...(options.allowLoopbackUrls ? { toolbox: { readUrl: { allowLoopbackForTests: true } } } : {}),
   });
   return {
     fake,

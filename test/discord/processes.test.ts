@@ -18,6 +18,9 @@ describe('npm run deploy-commands', () => {
       DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl, DISCORD_GUILD_ID: fake.defaults.guildId, OPENAI_API_KEY: 'k',
     });
     expect(stdout).toMatch(/Registered \d+ commands \(\/ask, \/reset, \/help.*\) in server \d+/);
+    // A message-menu command is named as people find it, not as a slash command.
+    expect(stdout).toContain('/kb, Apps → Add to knowledge base (on a message)');
+    expect(stdout).not.toContain('/Add to knowledge base');
     expect(code).toBe(0);
     const names = fake.commands(fake.defaults.guildId).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['ask', 'reset', 'help']));
@@ -71,5 +74,7 @@ describe('npm start', () => {
     expect(await exited).toBe(0);
     expect(stdout).toContain('shutting down');
     expect(stdout).toMatch(/"storage":"[^"]*threadwise-start-[^"]*\/data\/bot\.sqlite"/);
+    // The knowledge base shares the KEYV_URL SQLite file.
+    expect(stdout).toMatch(/"knowledge":"[^"]*threadwise-start-[^"]*\/data\/bot\.sqlite"/);
   }, 40_000);
 });

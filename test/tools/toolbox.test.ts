@@ -8,17 +8,26 @@ import { TOOL_NAMES, createToolbox } from '../../tools/index.js';
 import { safeToolNames } from '../../src/policy/index.js';
 import { outputOf, toolContext } from './helpers/tool-context.js';
 
+/** A knowledge base with nothing in it: enough for the toolbox to build search_knowledge. */
+const knowledge = { search: async () => [], hasDocuments: async () => false };
+
 describe('the toolbox', () => {
-  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests' });
+  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests', knowledge });
   afterAll(() => toolbox.close());
 
   it('lists every tool once, in the order of TOOL_NAMES', () => {
     expect(toolbox.tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
-    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge']);
   });
 
-  it('turns the safe tools on by default and leaves read_url off', () => {
-    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time']);
+  it('leaves search_knowledge out without a knowledge base (Redis and no KNOWLEDGE_URL)', async () => {
+    const without = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x' });
+    expect(without.tools.map((tool) => tool.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    await without.close();
+  });
+
+  it('turns the safe tools on by default (search_knowledge reads only the server\'s own documents) and leaves read_url off', () => {
+    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge']);
   });
 
   it('gives every tool a description, a text-protocol parameter, examples and a JSON schema', () => {
@@ -46,7 +55,7 @@ describe('the toolbox', () => {
 
 describe('tool names', () => {
   it('never lets one tool answer to another tool\'s name or alias', () => {
-    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x' });
+    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x', knowledge });
     const names = toolbox.tools.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]);
     expect(new Set(names).size).toBe(names.length);
     return toolbox.close();
