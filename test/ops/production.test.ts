@@ -5,6 +5,7 @@ import { FakeDiscord } from '../fake-discord/index.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { REDIS_URL, serverTarget } from '../state/helpers/targets.js';
 import { startTcpProxy, type TcpProxy } from '../state/helpers/tcp-proxy.js';
+import { commands } from '../../commands/index.js';
 
 // One build for the file: compiling the project takes a while on a busy machine.
 let install: CompiledInstall;
@@ -28,6 +29,8 @@ afterEach(async () => {
 /** `npm run start:prod`, or the command it runs (as the container does: npm does not pass SIGTERM on). */
 async function startProd(env: Record<string, string>, via: 'npm' | 'node' = 'npm'): Promise<{ health: string }> {
   fake = await FakeDiscord.start({ log: () => undefined, idBaseTime: Date.now() });
+  // Registered as npm run deploy-commands does: Discord offers no others.
+  fake.registerCommands(commands.map((c) => c.data.toJSON()));
   model = await FakeOpenAIServer.start();
   const [command, args] = via === 'npm' ? ['npm', ['run', 'start:prod']] : [process.execPath, ['dist/app/main.js']];
   bot = startBotProcess(command, args, {

@@ -7,6 +7,7 @@ import { shardOf } from '../fake-discord/gateway.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { createStorage, type Storage } from '../../src/state/index.js';
 import { REDIS_URL, serverTarget, tempDir } from '../state/helpers/targets.js';
+import { commands } from '../../commands/index.js';
 
 const ROOT = process.cwd();
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -53,6 +54,8 @@ describe('shards (SHARDS set: discord.js ShardingManager, one process per shard,
     storage = await createStorage({ keyvUrl: REDIS_URL, historyTokenBudget: 8_000 }, { logger: () => {} });
     // Fresh ids per run: the bot uses the default key prefix on the shared Redis.
     fake = await FakeDiscord.start({ log: () => undefined, shards: 2, idBaseTime: Date.now() });
+    // Registered as npm run deploy-commands does: Discord offers no others.
+    fake.registerCommands(commands.map((c) => c.data.toJSON()));
     model = await FakeOpenAIServer.start();
     const guildA = fake.defaults.guildId;
     let other = fake.addGuild({ name: 'second' });
