@@ -8,6 +8,7 @@ import { commands } from '../commands/index.js';
 import type { Config } from '../src/config.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
+import { ApprovalRegistry } from '../src/discord/approvals.js';
 import { RunRegistry } from '../src/discord/run-registry.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
@@ -15,7 +16,7 @@ import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
-import { channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
+import { approvalMode, channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 
@@ -81,6 +82,18 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
   const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
 
+  const approvals = new ApprovalRegistry();
+  /** Whether a call waits for a person here; if the rules cannot be read, it does (the safe side). */
+  async function approvalModeOf(scope: RunScope, tool: string) {
+    if (!scope.guildId) return 'auto' as const;
+    try {
+      return approvalMode(await storage.guildSettings.get(scope.guildId), scope, tool).mode;
+    } catch (error) {
+      logger.warn({ err: error, guildId: scope.guildId, tool }, 'could not read the approval rules; the call waits for approval');
+      return 'ask' as const;
+    }
+  }
+
   async function settingsFor(scope: RunScope) {
     if (!scope.guildId) return defaultChannelSettings(channelDefaults);
     try {
@@ -116,8 +129,10 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       now,
       onEvent: (event) => metrics.observeEvent(event),
       onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
+      approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, modeOf: approvalModeOf, guildSettings: storage.guildSettings },
     }),
     runs,
+    approvals,
     queue,
     conversations: storage.conversations,
     guildSettings: storage.guildSettings,

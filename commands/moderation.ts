@@ -9,7 +9,8 @@ import type { BotServices } from '../src/discord/services.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
-import { logChannelLine, withAuditEntry, type ChangeRecord } from '../src/policy/index.js';
+import { postToLogChannel, recordAudit } from '../src/discord/audit-trail.js';
+import { logChannelLine, type ChangeRecord } from '../src/policy/index.js';
 import type { GuildSettings } from '../src/state/index.js';
 
 /** A slash or context-menu command used in a server. */
@@ -60,25 +61,6 @@ function changeRecord(interaction: GuildCommand, action: string, detail: string)
 }
 
 /**
- * Apply `apply` to the settings and append the audit entry, in one serialized update. Resolves with the
- * new settings and the log channel to post to (the old one when the change cleared it, so its readers
- * know why it went quiet).
- */
-async function writeAudited(
-  ctx: ModerationServices,
-  interaction: GuildCommand,
-  record: ChangeRecord,
-  apply: (settings: GuildSettings) => GuildSettings,
-): Promise<{ settings: GuildSettings; logChannelId: string | undefined }> {
-  let previousLogChannel: string | undefined;
-  const settings = await ctx.guildSettings.update(interaction.guildId, (current) => {
-    previousLogChannel = current.logChannelId;
-    return withAuditEntry(apply(current), record, ctx.now().getTime());
-  });
-  return { settings, logChannelId: settings.logChannelId ?? previousLogChannel };
-}
-
-/**
  * Save a change and its audit entry in one serialized update, then post it to the log channel. On a
  * storage failure the moderator is told nothing changed (via editReply: callers defer first) and the
  * result is undefined.
@@ -87,13 +69,13 @@ export async function saveChange(ctx: ModerationServices, interaction: GuildComm
   const record = changeRecord(interaction, change.action, change.detail);
   let written;
   try {
-    written = await writeAudited(ctx, interaction, record, change.apply);
+    written = await recordAudit(ctx, interaction.guildId, record, change.apply);
   } catch (error) {
     ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action: change.action }, 'could not save a moderator change');
     await interaction.editReply({ content: `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`, allowedMentions: NO_MENTIONS });
     return undefined;
   }
-  const logNote = await postToLogChannel(ctx, interaction, written.logChannelId, logChannelLine(record));
+  const logNote = await postToLogChannel(ctx.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
   return { settings: written.settings, logNote };
 }
 
@@ -106,24 +88,10 @@ export async function auditAction(ctx: ModerationServices, interaction: GuildCom
   const record = changeRecord(interaction, action, detail);
   let written;
   try {
-    written = await writeAudited(ctx, interaction, record, (settings) => settings);
+    written = await recordAudit(ctx, interaction.guildId, record);
   } catch (error) {
     ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
     return `\n-# ⚠️ Done, but I could not record it in the audit log (${describeError(error)}), so it is not in \`/tools audit\` or the log channel.`;
   }
-  return postToLogChannel(ctx, interaction, written.logChannelId, logChannelLine(record));
-}
-
-/** Post to the log channel; '' on success or when none is set, else a note saying why it failed. */
-export async function postToLogChannel(ctx: Pick<BotServices, 'logger'>, interaction: Pick<CommandInteraction, 'client' | 'guildId'>, channelId: string | undefined, content: string): Promise<string> {
-  if (!channelId) return '';
-  try {
-    const channel = await interaction.client.channels.fetch(channelId);
-    if (!channel?.isSendable()) throw new Error('it is not a channel I can post in');
-    await channel.send({ content, allowedMentions: NO_MENTIONS });
-    return '';
-  } catch (error) {
-    ctx.logger.warn({ err: error, guildId: interaction.guildId, logChannelId: channelId }, 'could not post to the log channel');
-    return `\n-# ⚠️ The change is saved and in \`/tools audit\`, but I could not post it to <#${channelId}> (${describeError(error)}). Check my permissions there or set another log channel.`;
-  }
+  return postToLogChannel(ctx.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
 }

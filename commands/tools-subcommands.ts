@@ -20,8 +20,9 @@ import {
   setToolRule,
   shadowingRules,
   targetPhrase,
+  toolsNeedingApproval,
 } from '../src/policy/index.js';
-import { listScopeOption, targetOption, toolOption } from './command-options.js';
+import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 /** What the `/tools` subcommands use. */
@@ -45,7 +46,8 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
     const safe = safeToolNames(ctx.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
   }
-  const lines = resolveToolAccess(settings, scope, ctx.tools).map(explainAccess);
+  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools.map((t) => t.name)));
+  const lines = resolveToolAccess(settings, scope, ctx.tools).map((access) => `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}`);
   const rules = settings.toolRules.filter((r) => ctx.tools.some((t) => t.name === r.tool));
   const ruleLines = rules.length === 0
     ? ['-# No rules yet: every tool follows its built-in default.']
@@ -77,6 +79,27 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
     ? ''
     : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• ${describeRule(r)}`).join('\n')}`;
   await say(interaction, `✅ Done: ${detail}. Runs use it from their next step.${note}${saved.logNote}`);
+}
+
+/** `/tools approval`: calls to a tool wait for a person's Approve (`ask`) or run at once (`auto`), per scope. */
+export async function changeApproval(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
+  const tool = toolOption(interaction, ctx.tools, true);
+  const mode = interaction.options.getString('mode', true);
+  if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use ask or auto. Nothing was changed.`);
+  const target = await targetOption(interaction);
+  const detail = mode === 'ask'
+    ? `made calls to \`${tool}\` wait for approval ${targetPhrase(target)}`
+    : `let calls to \`${tool}\` run without approval ${targetPhrase(target)}`;
+  const saved = await saveChange(ctx, interaction, {
+    action: `tools.approval.${mode}`,
+    detail,
+    apply: (s) => ({ ...s, approvalRules: setToolRule(s.approvalRules ?? [], tool, mode === 'auto', target) }),
+  });
+  if (!saved) return;
+  const shadows = shadowingRules(saved.settings.approvalRules ?? [], tool, target);
+  const note = shadows.length === 0 ? '' : `\nMore specific approval rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• \`${r.tool}\` ${r.allow ? 'auto' : 'ask'} ${targetPhrase(r)}`).join('\n')}`;
+  const how = mode === 'ask' ? ' A run that calls it shows Approve and Deny buttons to the person who asked and to moderators; no decision in time means not run.' : '';
+  await say(interaction, `✅ Done: ${detail}. It applies from the next call.${how}${note}${saved.logNote}`);
 }
 
 /** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */

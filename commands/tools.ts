@@ -17,7 +17,7 @@ import { describeError } from '../src/errors.js';
 import { AUDIT_SHOW_MAX, enabledByDefault } from '../src/policy/index.js';
 import { OptionProblem, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator } from './moderation.js';
-import { changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';
+import { changeApproval, changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';
 
 function withTool(s: SlashCommandSubcommandBuilder, required: boolean): SlashCommandSubcommandBuilder {
   return s.addStringOption((o) => o.setName('tool').setDescription(required ? 'Which tool' : 'Which tool (leave out for every tool)').setRequired(required).setAutocomplete(true));
@@ -42,6 +42,15 @@ export const tools: Command = {
     .addSubcommand((s) => withTarget(withTool(s.setName('enable').setDescription('Let me use a tool'), true), ' (wins over channel rules)'))
     .addSubcommand((s) => withTarget(withTool(s.setName('disable').setDescription('Stop me from using a tool'), true), ' (wins over channel rules)'))
     .addSubcommand((s) =>
+      withTarget(
+        withTool(s.setName('approval').setDescription('Make calls to a tool wait for a person\'s approval, or not'), true)
+          .addStringOption((o) => o.setName('mode').setDescription('ask: wait for Approve; auto: run at once').setRequired(true).addChoices(
+            { name: 'ask: wait for Approve', value: 'ask' },
+            { name: 'auto: run at once (default)', value: 'auto' },
+          )),
+        ' (wins over channel rules; ask wins between roles)',
+      ))
+    .addSubcommand((s) =>
       withTarget(withTool(s.setName('reset').setDescription('Remove rules so defaults apply again'), false), '')
         .addBooleanOption((o) => o.setName('everywhere').setDescription('Remove the rules in every channel, category and role too')))
     .addSubcommand((s) =>
@@ -59,6 +68,7 @@ export const tools: Command = {
         case 'list': return await listTools(interaction, ctx);
         case 'enable': return await changeTool(interaction, ctx, true);
         case 'disable': return await changeTool(interaction, ctx, false);
+        case 'approval': return await changeApproval(interaction, ctx);
         case 'reset': return await resetTools(interaction, ctx);
         case 'audit': return await showAudit(interaction, ctx);
         case 'log-channel': return await setLogChannel(interaction, ctx);

@@ -79,10 +79,12 @@ export class AnswerStream<H> {
    * Edit the messages into the final answer, at once; resolves when Discord has it. A long answer
    * goes as a file where files are allowed, and as more messages where they are not: never lost.
    */
-  finish(formatted: string, canAttachFiles: boolean): Promise<void> {
+  finish(formatted: string, canAttachFiles: boolean, continueFor?: string): Promise<void> {
     clearTimeout(this.held);
     // Nothing to say (the caller posts a failure notice instead): any draft is taken back.
-    this.final = formatted ? finalMessages(formatted, canAttachFiles) : [];
+    const final = formatted ? finalMessages(formatted, canAttachFiles) : [];
+    if (continueFor && final.length) final[final.length - 1] = { ...final.at(-1)!, continueFor };
+    this.final = final;
     return this.mirror.close();
   }
 

@@ -9,6 +9,8 @@ import { inviteUrl } from './invite.js';
 import { isMessageCommand, type AnyCommand, type Command, type MessageCommand } from './command.js';
 import type { BotServices } from './services.js';
 import { handleFollowUp } from './follow-ups.js';
+import { APPROVE_PREFIX, handleApprovalButton } from './approvals.js';
+import { CONTINUE_PREFIX, handleContinueButton } from './continue-button.js';
 import { handleStopButton } from './stop-button.js';
 import { STOP_PREFIX } from './thread-turn.js';
 import { NO_MENTIONS } from './turn-target.js';
@@ -74,6 +76,8 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
       await slash.get(interaction.commandName)?.autocomplete?.(interaction, services);
     } else if (interaction.isButton()) {
       if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, services);
+      if (interaction.customId.startsWith(APPROVE_PREFIX)) return handleApprovalButton(interaction, services.approvals);
+      if (interaction.customId.startsWith(CONTINUE_PREFIX)) return handleContinueButton(interaction, services.turns);
       await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, services);
     } else if (interaction.isModalSubmit()) {
       await modalRoutes.find((m) => interaction.customId.startsWith(m.prefix))?.handle(interaction, services);

@@ -17,6 +17,8 @@ export interface Shown {
   content: string;
   /** Whether it carries the run's Stop button. */
   button: boolean;
+  /** A Continue button for this member (an answer that stopped at the step limit). */
+  continueFor?: string;
   files?: FileOut[];
 }
 
@@ -67,6 +69,13 @@ export class MessageMirror<H> {
     }, wait);
   }
 
+  /** Write out the current state now, without waiting for the interval (the mirror stays open). */
+  async flushNow(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
   /** Write out the final state at once (`render(true)`). Safe to call more than once. */
   async close(): Promise<void> {
     this.closed = true;
@@ -98,7 +107,7 @@ export class MessageMirror<H> {
       for (const [i, want] of wanted.entries()) {
         if (this.failure !== undefined) return;
         const now = this.shown[i];
-        if (now && now.content === want.content && now.button === want.button && now.files === want.files) continue;
+        if (now && now.content === want.content && now.button === want.button && now.continueFor === want.continueFor && now.files === want.files) continue;
         await this.write(() => (i < this.handles.length ? this.sink.edit(this.handles[i]!, want) : this.sink.send(want).then((h) => void this.handles.push(h))));
         this.shown[i] = want;
       }

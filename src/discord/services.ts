@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelDefaults, ChannelSettings, RunScope } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { AttachmentLoader } from './attachment-document.js';
+import type { ApprovalRegistry } from './approvals.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
 
@@ -17,6 +18,8 @@ export interface BotServices {
   turns: Turns;
   /** Runs going on now (the Stop button, shutdown). */
   runs: RunRegistry;
+  /** Tool calls waiting for Approve or Deny. */
+  approvals: ApprovalRegistry;
   /** One job at a time per thread (turns, and `/reset` waiting for a run to finish). */
   queue: ThreadQueue;
   conversations: ConversationStore;

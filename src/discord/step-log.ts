@@ -21,6 +21,8 @@ interface Block {
   text: string;
   /** Set while the block is live (still being written), so it can be found and replaced. */
   key?: string;
+  /** Starts a new message: something else was posted below the log (an approval request). */
+  breakBefore?: boolean;
 }
 
 export class StepLog<H> {
@@ -46,15 +48,30 @@ export class StepLog<H> {
 
   /** Add a block of text to the log; it shows up within the edit interval. */
   append(block: string): void {
-    this.blocks.push({ text: fit(block) });
+    this.blocks.push({ text: fit(block), breakBefore: this.breakNext });
+    this.breakNext = false;
     this.mirror.changed();
+  }
+
+  private breakNext = false;
+
+  /**
+   * Write out what is pending now, and put what comes next in a new message: something is about to be
+   * posted below the log, and the steps after it should read after it.
+   */
+  async flushAndBreak(): Promise<void> {
+    this.breakNext = true;
+    await this.mirror.flushNow();
   }
 
   /** Show `text` in the live block `key` (made at the end of the log on first use). */
   live(key: string, text: string): void {
     const block = this.blocks.find((b) => b.key === key);
     if (block) block.text = fit(text);
-    else this.blocks.push({ text: fit(text), key });
+    else {
+      this.blocks.push({ text: fit(text), key, breakBefore: this.breakNext });
+      this.breakNext = false;
+    }
     this.mirror.changed();
   }
 
@@ -79,9 +96,9 @@ export class StepLog<H> {
   private render(closed: boolean): Shown[] {
     const messages: string[][] = [];
     let length = 0;
-    for (const { text } of this.blocks) {
+    for (const { text, breakBefore } of this.blocks) {
       const last = messages.at(-1);
-      if (last && length + 1 + text.length <= ROOM) {
+      if (last && !breakBefore && length + 1 + text.length <= ROOM) {
         last.push(text);
         length += 1 + text.length;
       } else {

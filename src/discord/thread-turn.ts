@@ -9,6 +9,8 @@ import { describeError, StorageError } from '../errors.js';
 import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
 import { nextUtcMidnight, toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
 import { AnswerStream } from './answer-stream.js';
+import { approvalGate } from './approvals.js';
+import { continueButton } from './continue-button.js';
 import { formatAnswer, formatFailure } from './format-steps.js';
 import type { Shown } from './message-mirror.js';
 import { StepLog } from './step-log.js';
@@ -108,6 +110,18 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       instructions: instructionsFor(request.persona),
       signal: run.controller.signal,
       collection: scope.guildId ?? undefined,
+      beforeTool: approvalGate({
+        registry: deps.approvals.registry,
+        target,
+        runId: run.id,
+        starterId: request.author.id,
+        guildId: scope.guildId,
+        signal: run.controller.signal,
+        timeoutMs: deps.approvals.timeoutMs,
+        modeOf: (tool) => deps.approvals.modeOf(scope, tool),
+        beforePosting: () => steps.flushAndBreak(),
+        audit: { guildSettings: deps.approvals.guildSettings, now: deps.now, logger: deps.logger, client: target.client },
+      }),
     });
     for await (const event of agentRun) {
       deps.onEvent?.(event, scope);
@@ -136,7 +150,7 @@ function messagesIn(target: TurnTarget, runId: string) {
   // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
   const outgoing = (m: Shown) => ({
     content: cleanText(m.content),
-    components: m.button ? stopButton(runId) : [],
+    components: m.button ? stopButton(runId) : m.continueFor ? [continueButton(m.continueFor)] : [],
     ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
   });
   return {
@@ -165,7 +179,9 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   const budgetNote = await countUsage(deps, request, result);
 
   if (result.answer !== undefined) {
-    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + budgetNote + saveNote, target.canAttachFiles());
+    // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
+    const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
+    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + budgetNote + saveNote, target.canAttachFiles(), continueFor);
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
     const failure = describeDiscordError(answer.failure, 'post the answer');
     await target.send({ content: failure }).catch(() => undefined);

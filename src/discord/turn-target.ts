@@ -2,7 +2,7 @@
  * Where a turn's messages go. Normally a thread; when the bot may not create one, the interaction's
  * own webhook (follow-ups need no channel permission), so the person still gets an answer.
  */
-import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Message, ThreadChannel } from 'discord.js';
+import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Client, Message, ThreadChannel } from 'discord.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { DiscordCode, discordCode } from './discord-errors.js';
 
@@ -18,6 +18,8 @@ export interface Outgoing {
 export interface TurnTarget {
   /** The conversation this turn belongs to (the thread id), or undefined when there is no memory. */
   conversationKey: string | undefined;
+  /** The bot's client (posting to the log channel, for instance). */
+  client: Client;
   send(message: Outgoing): Promise<Message>;
   edit(message: Message, update: Outgoing): Promise<void>;
   /** Delete a message the turn posted (a draft that was not the answer after all). */
@@ -41,6 +43,7 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
   };
   return {
     conversationKey: thread.id,
+    client: thread.client,
     send: (m) => withUnarchive(() => thread.send({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS })),
     edit: async (message, m) => {
       await withUnarchive(() => message.edit({ content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS }));
@@ -56,6 +59,7 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
 export function interactionTarget(interaction: ChatInputCommandInteraction): TurnTarget {
   return {
     conversationKey: undefined,
+    client: interaction.client,
     send: (m) => interaction.followUp({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS }),
     edit: async (message, m) => {
       await interaction.webhook.editMessage(message, { content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS });

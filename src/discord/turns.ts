@@ -13,8 +13,9 @@
 import type { Engine } from '../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../agent/types.js';
 import type { Logger } from '../logger.js';
-import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
-import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
+import type { AllowedTools, ApprovalMode, ChannelSettings, RunScope } from '../policy/index.js';
+import type { ApprovalRegistry } from './approvals.js';
+import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { decide, type AdmissionRules } from './admission.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
@@ -46,6 +47,15 @@ export interface TurnDeps {
   onEvent?: (event: AgentEvent, scope: RunScope) => void;
   /** Told when a usage limit refuses a request (metrics). */
   onLimitRefusal?: (limit: LimitName) => void;
+  /** Calls to tools in `ask` mode wait for a person (`/tools approval`). */
+  approvals: {
+    registry: ApprovalRegistry;
+    timeoutMs: number;
+    /** Whether calls to `tool` wait for approval in `scope`, read at each call. */
+    modeOf(scope: RunScope, tool: string): Promise<ApprovalMode>;
+    /** Where decisions are audited. */
+    guildSettings: Pick<GuildSettingsStore, 'update'>;
+  };
 }
 
 /** A person's message that should start a turn. */
