@@ -4,8 +4,8 @@
  * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
  * and is offered only when that collection has documents, as in a server.
  */
-import { parseArgs } from 'node:util';
 import { loadConfigOrReport, type Config } from '../config.js';
+import { readCommandLine } from './command-line.js';
 import { describeError } from '../errors.js';
 import { STEP_LIMIT } from '../agent/engine.js';
 import type { ProtocolSetting } from '../agent/types.js';
@@ -17,9 +17,8 @@ const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps 
 --collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).`;
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const line = readCommandLine(
+    {
       allowPositionals: true,
       options: {
         protocol: { type: 'string' },
@@ -29,16 +28,11 @@ async function main(): Promise<number> {
         step: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
-    });
-  } catch (error) {
-    console.error(`${describeError(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+    },
+    USAGE,
+  );
+  if ('exit' in line) return line.exit;
+  const { values, positionals } = line;
   const question = positionals.join(' ').trim();
   const problems: string[] = [];
   if (!question) problems.push('a question is required');

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfigOrReport } from '../config.js';
+import { readCommandLine } from './command-line.js';
 import { describeError, StorageError } from '../errors.js';
 import {
   checkCollection, documentFromFile, documentFromUrl, formatBytes, KnowledgeInputError, listFolder, openKnowledgeBase,
@@ -23,25 +23,19 @@ const COMMANDS = ['add', 'list', 'remove', 'search'] as const;
 type Command = (typeof COMMANDS)[number];
 
 async function main(): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const line = readCommandLine(
+    {
       allowPositionals: true,
       options: {
         guild: { type: 'string' },
         limit: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
-    });
-  } catch (error) {
-    console.error(`${describeError(error)}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+    },
+    USAGE,
+  );
+  if ('exit' in line) return line.exit;
+  const { values, positionals } = line;
   const [command, ...args] = positionals;
   const problems: string[] = [];
   if (!COMMANDS.includes(command as Command)) problems.push(command ? `unknown command "${command}"` : 'a command is required');

@@ -4,8 +4,9 @@
  * one-off terminal runs). Opening is real: it connects and creates the tables, so a wrong URL, a dead
  * server or a SQLite without FTS5 is a clear StorageError at start-up.
  */
-import path from 'node:path';
 import { StorageError } from '../errors.js';
+import { redactUrl } from '../state/backends/backend.js';
+import { sqliteFile } from '../state/backends/open-backend.js';
 import { checkPrefix, DEFAULT_PREFIX, type KnowledgeEngine } from './engine.js';
 import { createKnowledgeBase } from './knowledge-base.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
@@ -37,13 +38,13 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
   switch (scheme) {
     case 'memory':
     case 'sqlite': {
-      const file = scheme === 'memory' ? ':memory:' : sqliteFile(url, options.baseDir);
+      const file = scheme === 'memory' ? ':memory:' : sqliteFile(url, options.baseDir, 'KNOWLEDGE_URL');
       engine = await (await import('./sqlite-engine.js')).openSqliteEngine(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
       break;
     }
     case 'postgres':
     case 'postgresql':
-      engine = await (await import('./postgres-engine.js')).openPostgresEngine(url, redact(url), {
+      engine = await (await import('./postgres-engine.js')).openPostgresEngine(url, redactUrl(url), {
         prefix,
         connectMs: options.timeouts?.connectMs ?? 5_000,
         queryMs: options.timeouts?.queryMs ?? 30_000,
@@ -54,24 +55,7 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
     case 'rediss':
       throw new StorageError('The knowledge base cannot live in Redis (it needs full-text search): set KNOWLEDGE_URL to sqlite://data/knowledge.sqlite or a postgres:// URL.');
     default:
-      throw new StorageError(`"${redact(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
+      throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
   }
   return createKnowledgeBase(engine, limits, options.now);
-}
-
-/** `sqlite://data/x.sqlite` is relative to `baseDir`; `sqlite:///var/lib/x.sqlite` is absolute. */
-function sqliteFile(url: string, baseDir: string): string {
-  const file = url.replace(/^sqlite:(\/\/)?/i, '');
-  if (!file) throw new StorageError(`"${url}" has no SQLite file path, e.g. sqlite://data/threadwise.sqlite.`);
-  return file === ':memory:' ? file : path.resolve(baseDir, file);
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
 }

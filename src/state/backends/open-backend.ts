@@ -32,9 +32,9 @@ export async function openBackend(url: string, baseDir: string, options: OpenOpt
 }
 
 /** `sqlite://data/x.sqlite` is relative to `baseDir`; `sqlite:///var/lib/x.sqlite` is absolute. */
-export function sqliteFile(url: string, baseDir: string): string {
+export function sqliteFile(url: string, baseDir: string, setting = 'KEYV_URL'): string {
   const file = url.replace(/^sqlite:(\/\/)?/i, '');
-  if (!file) throw new StorageError(`KEYV_URL "${url}" has no SQLite file path, e.g. sqlite://data/threadwise.sqlite.`);
+  if (!file) throw new StorageError(`${setting} "${url}" has no SQLite file path, e.g. sqlite://data/threadwise.sqlite.`);
   if (file === ':memory:') return file;
   return path.resolve(baseDir, file);
 }
