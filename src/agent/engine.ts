@@ -11,7 +11,8 @@
 import { AgentRun } from './agent-run.js';
 import { NativeProtocol } from './native-protocol.js';
 import { ProtocolMemory } from './protocol-memory.js';
-import { RunLoop, type BeforeTool, type RunPlan } from './run-loop.js';
+import { RunLoop } from './run-loop.js';
+import type { BeforeTool, RunPlan } from './run-plan.js';
 import { TextProtocol } from './text-protocol.js';
 import type { ToolDefinition } from './tool.js';
 import { ToolIndex } from './tool-index.js';
@@ -111,4 +112,4 @@ export function createEngine(options: EngineOptions): Engine {
 
 export type { AgentRun } from './agent-run.js';
 export { DEFAULT_RUN, STEP_LIMIT, type RunDefaults } from './run-defaults.js';
-export type { BeforeTool, ToolDecision } from './run-loop.js';
+export type { BeforeTool, ToolDecision } from './run-plan.js';

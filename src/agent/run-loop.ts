@@ -5,43 +5,15 @@
  * run with reason 'error' and an `error` event.
  */
 import { AgentError, ModelError, describeError } from '../errors.js';
+import { cutOffOf, filtered, honest } from './endings.js';
+import { PromptCache } from './prompt-cache.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
-import type { ProtocolMemory } from './protocol-memory.js';
+import type { BeforeTool, RunPlan } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
-import type { Source, ToolDefinition } from './tool.js';
-import type { Observation, PreparedCall, ToolRunner } from './tool-runner.js';
-import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, FinishReason, FitContext, ModelDelta, ModelReply, ProtocolSetting, Usage } from './types.js';
+import type { Source } from './tool.js';
+import type { Observation, PreparedCall } from './tool-runner.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
-
-/** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
-export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
-
-/** Asked before each tool call runs, in call order; the run waits for the answer. */
-export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
-
-/** Everything a run needs, fixed when it starts (the engine builds it from its defaults and the input). */
-export interface RunPlan {
-  model: ChatModel;
-  protocol: ProtocolSetting;
-  drivers: { native: ProtocolDriver; text: ProtocolDriver };
-  memory: ProtocolMemory;
-  tools: readonly ToolDefinition[];
-  knownNames: ReadonlySet<string>;
-  runner: ToolRunner;
-  messages: readonly ChatMessage[];
-  allowedTools: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
-  maxSteps: number;
-  /** Tokens the run may use; once spent, the current step finishes and the model answers from what it has. */
-  tokenBudget?: number;
-  maxTokens?: number;
-  /** Trims each request to the model's context window; none: requests go as they are. */
-  fitContext?: FitContext;
-  runTimeoutMs: number;
-  instructions?: string;
-  signal?: AbortSignal;
-  beforeTool?: BeforeTool;
-  clock: () => number;
-}
 
 /** How the loop ended, before the result is put together. */
 interface Ending {
@@ -65,7 +37,7 @@ export class RunLoop {
   private readonly sources: Source[] = [];
   private remindedLastStep = false;
   private readonly deadline: number;
-  private prompt: { driver: ProtocolDriver; allowed: ReadonlySet<string>; key: string; system: string; offered: readonly ToolDefinition[]; fields: ReturnType<ProtocolDriver['requestFields']> } | undefined;
+  private readonly prompts: PromptCache;
 
   constructor(
     private readonly plan: RunPlan,
@@ -76,6 +48,7 @@ export class RunLoop {
     // The run's time limit is a deadline handed to each model request and tool call as their own
     // timeout, not a timer of the run's own: the caller's signal is used as it is.
     this.deadline = Date.now() + plan.runTimeoutMs;
+    this.prompts = new PromptCache(plan.tools, plan.maxSteps, plan.instructions);
   }
 
   async run(): Promise<AgentResult> {
@@ -235,7 +208,7 @@ export class RunLoop {
 
   private async request(allowed: ReadonlySet<string>, final?: string, hard = false): Promise<ModelReply> {
     const { plan, driver } = this;
-    const prompt = this.promptFor(allowed);
+    const prompt = this.prompts.for(driver, allowed);
     let messages: ChatMessage[] = [{ role: 'system', content: prompt.system }, ...driver.prepareHistory(plan.messages), ...driver.prepareHistory(this.added)];
     if (final) messages.push(driver.finalNudge(final));
     if (Date.now() >= this.deadline) throw new RunTimeout();
@@ -253,21 +226,6 @@ export class RunLoop {
     return reply;
   }
 
-  /** The system prompt and tool list change only with the protocol or the allowed tools: built once per change. */
-  private promptFor(allowed: ReadonlySet<string>) {
-    const cached = this.prompt;
-    if (cached && cached.driver === this.driver && cached.allowed === allowed) return cached;
-    const offered = this.plan.tools.filter((t) => allowed.has(t.name));
-    const key = offered.map((t) => t.name).join(',');
-    if (cached && cached.driver === this.driver && cached.key === key) {
-      this.prompt = { ...cached, allowed };
-    } else {
-      const system = this.driver.systemPrompt(offered, this.plan.maxSteps, this.plan.instructions);
-      this.prompt = { driver: this.driver, allowed, key, system, offered, fields: this.driver.requestFields(offered, false) };
-    }
-    return this.prompt;
-  }
-
   private failure(error: unknown): Ending {
     const stopped = { code: 'aborted', message: 'The run was stopped.' };
     if (this.plan.signal?.aborted || error instanceof StopRequested) return { reason: 'aborted', error: stopped };
@@ -277,40 +235,6 @@ export class RunLoop {
     if (error instanceof AgentError) return { reason: 'error', error: { code: error.code, message: error.message } };
     return { reason: 'error', error: { code: 'internal', message: describeError(error) } };
   }
-}
-
-/** How a reply that the server stopped early counts: length and the content filter, in our words. */
-function cutOffOf(finish: FinishReason | undefined): CutOff | undefined {
-  if (finish === 'length') return 'length';
-  if (finish === 'content_filter') return 'content-filter';
-  return undefined;
-}
-
-const CUT_NOTE: Record<CutOff, string> = {
-  length: 'Your reply was cut off at the length limit before it was complete, so nothing in it was run. Reply again, shorter: one tool call with a short input, or a brief answer.',
-  'content-filter': "Your reply was stopped by the provider's content filter, so nothing in it was run. Reply again differently.",
-};
-
-/**
- * A reply the server stopped early is never taken at face value: tool calls cut off may be missing
- * arguments, so the model is asked again (the note says why); an answer keeps a mark saying it is
- * incomplete; a filtered reply with nothing in it ends the run.
- */
-function honest(next: NextStep, cutOff: CutOff | undefined, driver: ProtocolDriver): NextStep | 'filtered' {
-  if (!cutOff) return next;
-  switch (next.kind) {
-    case 'answer':
-      return { ...next, cutOff };
-    case 'tools':
-      return { kind: 'remind', thought: next.thought, reminder: driver.reminder(CUT_NOTE[cutOff]), assistant: next.assistant };
-    case 'remind':
-      if (cutOff === 'content-filter' && !next.prose) return 'filtered';
-      return { ...next, reminder: driver.reminder(CUT_NOTE[cutOff]), cutOff };
-  }
-}
-
-function filtered(): Ending {
-  return { reason: 'error', error: { code: 'content-filter', message: "The model provider's content filter stopped the reply, so there is no answer. Try asking differently." } };
 }
 
 /** What the engine remembers a model server by. */

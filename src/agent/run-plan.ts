@@ -1,0 +1,36 @@
+/** What a run is given when it starts: the engine's parts, the input's choices, and the manual-mode hook. */
+import type { ProtocolDriver } from './protocol.js';
+import type { ProtocolMemory } from './protocol-memory.js';
+import type { ToolDefinition } from './tool.js';
+import type { ToolRunner } from './tool-runner.js';
+import type { ChatMessage, ChatModel, FitContext, ProtocolSetting } from './types.js';
+
+/** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
+export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
+
+/** Asked before each tool call runs, in call order; the run waits for the answer. */
+export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
+
+/** Everything a run needs, fixed when it starts (the engine builds it from its defaults and the input). */
+export interface RunPlan {
+  model: ChatModel;
+  protocol: ProtocolSetting;
+  drivers: { native: ProtocolDriver; text: ProtocolDriver };
+  memory: ProtocolMemory;
+  tools: readonly ToolDefinition[];
+  knownNames: ReadonlySet<string>;
+  runner: ToolRunner;
+  messages: readonly ChatMessage[];
+  allowedTools: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  maxSteps: number;
+  /** Tokens the run may use; once spent, the current step finishes and the model answers from what it has. */
+  tokenBudget?: number;
+  maxTokens?: number;
+  /** Trims each request to the model's context window; none: requests go as they are. */
+  fitContext?: FitContext;
+  runTimeoutMs: number;
+  instructions?: string;
+  signal?: AbortSignal;
+  beforeTool?: BeforeTool;
+  clock: () => number;
+}
