@@ -8,7 +8,7 @@ import { AgentError, ModelError, describeError } from '../errors.js';
 import { cutOffOf, filtered, honest } from './endings.js';
 import { PromptCache } from './prompt-cache.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
-import type { BeforeTool, RunPlan } from './run-plan.js';
+import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
 import type { Source } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
@@ -155,23 +155,17 @@ export class RunLoop {
   private async start(calls: PlannedCall[], prepared: PreparedCall[]): Promise<Array<Promise<Observation>>> {
     const { runner, signal, beforeTool } = this.plan;
     if (!beforeTool) return prepared.map((p) => runner.execute(p, signal, this.deadline));
+    // A person decides one call at a time, in call order; the calls they let run still run side by side.
     const pending: Array<Promise<Observation>> = [];
-    for (const [i, c] of calls.entries()) {
-      const running = this.decide(beforeTool, c, prepared[i]!);
-      await running.catch(() => undefined); // one decision at a time, in call order
+    for (const [i, call] of calls.entries()) {
+      const p = prepared[i]!;
+      const decision: ToolDecision = 'error' in p ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId });
+      if (decision.kind === 'stop') throw new StopRequested();
+      const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline);
+      running.catch(() => undefined); // awaited by the caller in call order; never unhandled if a later decision stops the run
       pending.push(running);
     }
     return pending;
-  }
-
-  private async decide(beforeTool: BeforeTool, call: PlannedCall, prepared: PreparedCall): Promise<Observation> {
-    const { runner, signal } = this.plan;
-    if (!('error' in prepared)) {
-      const decision = await beforeTool({ step: this.steps, tool: call.tool, input: prepared.args, callId: call.callId });
-      if (decision.kind === 'stop') throw new StopRequested();
-      if (decision.kind === 'observe') return runner.injected(decision.text);
-    }
-    return runner.execute(prepared, signal, this.deadline);
   }
 
   /** The last call when a limit is reached: no tools, and the model answers from what it has. */

@@ -47,7 +47,7 @@ describe('native protocol run', () => {
 
   it('runs parallel tool calls concurrently and returns results in call order', async () => {
     let releaseFirst!: () => void;
-    const firstMayFinish = new Promise<void>((r) => (releaseFirst = r));
+    let firstMayFinish = new Promise<void>((r) => (releaseFirst = r));
     const order: string[] = [];
     const { tools } = makeTestTools();
     const slowFirst = {
@@ -74,6 +74,28 @@ describe('native protocol run', () => {
     );
     const { events, result } = await collect({ model: modelFor(server), tools: [slowFirst, second], messages: question, protocol: 'native' });
     expect(order).toEqual(['second', 'first']);
+
+    // With a person deciding each call (approvals), the decisions come in call order and the calls
+    // they let run still run side by side (this deadlocks if the first must finish first).
+    order.length = 0;
+    firstMayFinish = new Promise<void>((r) => (releaseFirst = r));
+    const decided: string[] = [];
+    server.script(
+      { toolCalls: [{ id: 'c', name: 'first', arguments: { a: 1, b: 1 } }, { id: 'd', name: 'second', arguments: { a: 1, b: 1 } }] },
+      { content: 'done again' },
+    );
+    const approved = await collect({
+      model: modelFor(server), tools: [slowFirst, second], messages: question, protocol: 'native', toolTimeoutMs: 2_000,
+      beforeTool: async (call) => {
+        decided.push(call.tool);
+        return { kind: 'run' };
+      },
+    });
+    expect(decided).toEqual(['first', 'second']);
+    expect(order).toEqual(['second', 'first']);
+    // Neither call waited out its time limit for the other.
+    expect(ofType(approved.events, 'observation').map((o) => o.isError)).toEqual([false, false]);
+    expect(approved.result.reason).toBe('answer');
     expect(ofType(events, 'observation').map((o) => o.callId)).toEqual(['a', 'b']);
     const sent = server.requests[1]!.body.messages.filter((m) => m.role === 'tool');
     expect(sent.map((m) => [m.tool_call_id, m.content?.split('\n')[0]])).toEqual([['a', 'one'], ['b', 'two']]);
