@@ -44,6 +44,20 @@ describe('model and persona per place', () => {
     expect(show.content).toContain('• Model: `gpt-4.1-mini` (set for this channel).');
   });
 
+  it('with OPENAI_MODELS=* a moderator chooses from the models the server lists', async () => {
+    w = await startModeration({ env: { OPENAI_MODELS: '*' } });
+    const { fake, modId } = w;
+    const typed = fake.sendAutocomplete({ name: 'settings', userId: modId, focused: 'model', options: sub('model', { model: 'fake' }, 'model') });
+    await fake.waitFor(() => typed.autocompleteChoices !== null, 5_000);
+    expect(typed.autocompleteChoices).toEqual([{ name: 'fake-model', value: 'fake-model' }]);
+    const set = await command(fake, 'settings', sub('model', { model: 'fake-model' }), { userId: modId });
+    expect(set.content).toMatch(/set the model in the whole server to `fake-model`/);
+    w.model.script({ content: 'Hi.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Which?' } });
+    await fake.waitForMessage(isFinalAnswer, 10_000);
+    expect(w.model.requests[0]!.body.model).toBe('fake-model');
+  });
+
   it("a persona reaches that channel's system prompt only, and cannot turn on a disabled tool", async () => {
     w = await startModeration();
     const { fake, model, modId } = w;
