@@ -5,10 +5,13 @@
  * thing against the fake Discord and the fake model server, with a few `AppOverrides`.
  */
 import { commands } from '../commands/index.js';
-import type { Config } from '../src/config.js';
+import { takesImages, type Config } from '../src/config.js';
+import { createAttachmentReader } from '../src/discord/attachments.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
 import { RunRegistry } from '../src/discord/run-registry.js';
+import { RunJournal } from '../src/discord/run-journal.js';
+import { restRecoveryActions } from '../src/discord/journal-discord.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
@@ -27,6 +30,11 @@ export interface AppOverrides extends CoreOverrides {
   stepLogIntervalMs?: number;
   /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
   answerEditIntervalMs?: number;
+  /**
+   * Origins besides Discord's CDN that attached files may be fetched from: the fake Discord's CDN
+   * in tests. Deliberately not a setting: in production files come from Discord's CDN only.
+   */
+  attachmentOrigins?: string[];
   now?: () => Date;
 }
 
@@ -38,6 +46,8 @@ export interface App {
   metrics: Metrics;
   /** The /healthz, /readyz and /metrics server, when HEALTH_PORT is set. */
   health?: HealthServer;
+  /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
+  recovered: Promise<number>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator and storage. */
   stop(): Promise<void>;
 }
@@ -46,7 +56,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
   const queue = new ThreadQueue(overrides.queue);
-  const runs = new RunRegistry();
+  // One journal per process (per shard when sharded): a restarted process finds its predecessor's dead runs.
+  const journal = new RunJournal(storage.runJournal(config.ops.shard ? `shard-${config.ops.shard.id}` : 'main'), logger);
+  const runs = new RunRegistry({ observer: journal });
   const shard = config.ops.shard;
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
@@ -77,6 +89,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     }
   }
 
+  const attachments = createAttachmentReader({
+    maxTextBytes: config.attachments.maxTextBytes,
+    maxImageBytes: config.attachments.maxImageBytes,
+    takesImages: (model) => takesImages(config.attachments.vision, model),
+    // A file may take at most half the history's budget, so the question and recent turns still fit.
+    shorten: (text, maxTokens) => core.tokenCounter.shorten(text, maxTokens),
+    maxTextTokens: Math.floor(config.storage.historyTokenBudget / 2),
+    extraOrigins: overrides.attachmentOrigins,
+  });
+
   const services: BotServices = {
     turns: createTurns({
       engine: core.engine,
@@ -100,6 +122,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
       logger,
       now,
+      attachments,
       onEvent: (event) => metrics.observeEvent(event),
       onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
     }),
@@ -148,6 +171,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     throw error;
   }
   const running = bot;
+  // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
+  const recovered = journal.recover(restRecoveryActions(running.client));
   logger.info(
     { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
     'threadwise is running',
@@ -158,8 +183,11 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     storage,
     metrics,
     health,
+    recovered,
     async stop() {
       await running.stop();
+      // The interrupted runs' last entries go out before the storage closes.
+      await journal.flush();
       await health?.close();
       await core.close();
       await storage.close();

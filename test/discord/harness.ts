@@ -72,6 +72,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     storage: options.storage,
     queue: { maxWaitMs: 20_000 },
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
+    attachmentOrigins: [fake.cdnUrl],
     tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
   });
   return {
