@@ -9,6 +9,7 @@ import { takesImages, type Config } from '../src/config.js';
 import { createAttachmentReader } from '../src/discord/attachments.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
+import { PendingAsks } from '../src/discord/pending-asks.js';
 import { RunRegistry } from '../src/discord/run-registry.js';
 import { RunJournal } from '../src/discord/run-journal.js';
 import { restRecoveryActions } from '../src/discord/journal-discord.js';
@@ -137,6 +138,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     limiter,
     defaultLimits: config.governance.limits,
     messageContent: config.discord.messageContent,
+    pendingAsks: new PendingAsks({ now: () => now().getTime() }),
     logger,
     now,
   };

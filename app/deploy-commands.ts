@@ -6,6 +6,7 @@ import { REST, Routes, type RESTGetCurrentApplicationResult } from 'discord.js';
 import { loadConfigOrReport } from '../src/config.js';
 import { describeStartupError } from '../src/discord/startup-errors.js';
 import { commands } from '../commands/index.js';
+import { isMessageCommand } from '../src/discord/command.js';
 
 async function main(): Promise<number> {
   // Registering commands talks to Discord only: no model server settings needed.
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
   const rest = new REST(discord.apiBaseUrl ? { api: discord.apiBaseUrl.replace(/\/+$/, '') } : {}).setToken(discord.token);
   const applicationId = discord.applicationId ?? ((await rest.get(Routes.currentApplication())) as RESTGetCurrentApplicationResult).id;
   const body = commands.map((c) => c.data.toJSON());
-  const names = commands.map((c) => `/${c.data.name}`).join(', ');
+  const names = commands.map((c) => (isMessageCommand(c) ? `Apps → ${c.data.name}` : `/${c.data.name}`)).join(', ');
   if (discord.guildId) {
     await rest.put(Routes.applicationGuildCommands(applicationId, discord.guildId), { body });
     console.log(`Registered ${body.length} commands (${names}) in server ${discord.guildId}. They are available now.`);

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../agent/tool.js';
 import type { Logger } from '../logger.js';
 import type { AllowedTools, ChannelSettings, RunScope } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { PendingAsks } from './pending-asks.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
 
@@ -30,6 +31,8 @@ export interface BotServices {
   /** Usage counters and limits (`/usage`), and the environment's limits every server starts from. */
   limiter: UsageLimiter;
   defaultLimits: UsageLimits;
+  /** Messages people are asking about while they type their question ("Ask about this message"). */
+  pendingAsks: PendingAsks;
   /** Whether the bot reads every message in its threads (the Message Content intent). */
   messageContent: boolean;
   logger: Logger;

@@ -2,7 +2,7 @@
  * Where a turn's messages go. Normally a thread; when the bot may not create one, the interaction's
  * own webhook (follow-ups need no channel permission), so the person still gets an answer.
  */
-import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Message, ThreadChannel } from 'discord.js';
+import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Message, ModalSubmitInteraction, ThreadChannel } from 'discord.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { DiscordCode, discordCode } from './discord-errors.js';
 import { missingInThread, threadClosed, threadProblem } from './preflight.js';
@@ -73,7 +73,7 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
   };
 }
 
-export function interactionTarget(interaction: ChatInputCommandInteraction): TurnTarget {
+export function interactionTarget(interaction: ChatInputCommandInteraction | ModalSubmitInteraction): TurnTarget {
   return {
     conversationKey: undefined,
     send: (m) => interaction.followUp({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS }),
