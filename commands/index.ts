@@ -2,10 +2,11 @@
 import type { AnyCommand } from '../src/discord/command.js';
 import { ask } from './ask.js';
 import { askAbout } from './ask-about.js';
+import { exportCommand } from './export.js';
 import { help } from './help.js';
 import { reset } from './reset.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, askAbout];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, exportCommand, askAbout];
