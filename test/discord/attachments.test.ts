@@ -78,6 +78,18 @@ describe('files attached to questions', () => {
     expect(content).toContain('[attached file cat.jpg (70 bytes) was not read: it is an image, and the model (gpt-4o-mini) does not take images]');
   });
 
+  it('a follow-up of files alone, with no text, is still a message to answer', async () => {
+    h = await startHarness({ messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'First.' }, { content: 'Got the log.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Ready?' } });
+    const first = await fake.waitForMessage(isFinalAnswer, 10_000);
+    const mark = fake.mark();
+    fake.sendMessage({ channelId: first.channelId, content: '', files: [{ filename: 'server.log', data: 'ERROR disk full', contentType: 'text/plain' }] });
+    await fake.waitForMessage((m) => m.content.includes('Got the log.'), 10_000, { since: mark });
+    expect(lastUser(h, 1)).toMatch(/\(sent a file without a message\)\n\n\[attached file: server\.log\]\nERROR disk full\n\[end of server\.log\]$/);
+  });
+
   it('a text file over ATTACHMENT_MAX_BYTES is not read, and says so', async () => {
     h = await startHarness({ env: { ATTACHMENT_MAX_BYTES: '1000' } });
     const { fake, model } = h;
