@@ -116,6 +116,8 @@ async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTu
   }
   if (outcome.stopped) {
     // The thread was closed under the run (locked, archived, deleted): the reply in the channel says so.
+    // A reply inside that thread is left alone: nothing more goes into a closed thread.
+    if (interaction.channel?.isThread()) return;
     await interaction.editReply({ content: fitMessage(`${headline(name, question)}\n-# ⏹️ ${outcome.stopped}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
     return;
   }
