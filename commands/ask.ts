@@ -124,11 +124,17 @@ async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTu
   await linkBack(interaction, name, question, outcome);
 }
 
-/** Edit the original reply to show the answer's start and link to it in the thread. */
+/**
+ * Edit the original reply to show the answer's start and link to it in the thread. When the thread
+ * refused the answer (a permission taken away mid-run), the reply in the channel carries the answer's
+ * start and what went wrong instead, so the answer is not lost.
+ */
 async function linkBack(interaction: ChatInputCommandInteraction, name: string, question: string, outcome: TurnOutcome) {
-  if (!outcome.answerMessage || !outcome.result?.answer) return;
+  if (!outcome.result?.answer) return;
+  const refused = !outcome.answerMessage && outcome.failure !== undefined && !interaction.channel?.isThread();
+  if (!outcome.answerMessage && !refused) return;
   const head = headline(name, question);
-  const link = `\n-# Full answer and steps: ${outcome.answerMessage.url}`;
+  const link = outcome.answerMessage ? `\n-# Full answer and steps: ${outcome.answerMessage.url}` : `\n-# ⚠️ ${outcome.failure}`;
   const room = 2000 - head.length - link.length - 4;
   const text = outcome.result.answer.trim();
   const preview = room < 80 ? '' : `\n> ${(text.length > room ? `${text.slice(0, graphemeBoundary(text, room - 1))}…` : text).replace(/\n/g, '\n> ')}`;
