@@ -1,8 +1,9 @@
 /**
  * The checks before any model call in a thread: the bot must be able to post its answer there. A
- * thread that was deleted, is locked or archived (a moderator closed it), or where the bot lacks View
- * Channel or Send Messages in Threads gets no run, so no model call is spent on an answer nobody would
- * see. Attach Files is not checked: without it a long answer is posted as several messages instead.
+ * thread that was deleted or is locked, or where the bot lacks View Channel or Send Messages in
+ * Threads, gets no run, so no model call is spent on an answer nobody would see. An archived thread is
+ * not refused: a member's message reopens it (and Discord may deliver the message before saying so).
+ * Attach Files is not checked: without it a long answer is posted as several messages instead.
  */
 import { PermissionFlagsBits, type ThreadChannel } from 'discord.js';
 import { missingPermissions, missingPermissionsSentence } from './discord-errors.js';
@@ -29,7 +30,6 @@ export function threadProblem(thread: ThreadChannel): string | undefined {
   const closed = threadClosed(thread);
   if (closed === 'deleted') return 'This thread was deleted, so I did not answer.';
   if (closed === 'locked') return 'This thread is locked, so I did not answer. Start a new /ask in the channel.';
-  if (thread.archived) return 'This thread was archived, so I did not answer. Post in it to reopen it, or start a new /ask.';
   const missing = missingInThread(thread);
   if (missing.length > 0) return missingPermissionsSentence(missing, 'answer in this thread');
   return undefined;
