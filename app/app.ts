@@ -5,11 +5,15 @@
  * thing against the fake Discord and the fake model server, with a few `AppOverrides`.
  */
 import { commands } from '../commands/index.js';
-import type { Config } from '../src/config.js';
+import { takesImages, type Config } from '../src/config.js';
+import { createAttachmentReader } from '../src/discord/attachments.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
 import { ApprovalRegistry } from '../src/discord/approvals.js';
+import { PendingAsks } from '../src/discord/pending-asks.js';
 import { RunRegistry } from '../src/discord/run-registry.js';
+import { RunJournal } from '../src/discord/run-journal.js';
+import { restRecoveryActions } from '../src/discord/journal-discord.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
@@ -29,6 +33,11 @@ export interface AppOverrides extends CoreOverrides {
   stepLogIntervalMs?: number;
   /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
   answerEditIntervalMs?: number;
+  /**
+   * Origins besides Discord's CDN that attached files may be fetched from: the fake Discord's CDN
+   * in tests. Deliberately not a setting: in production files come from Discord's CDN only.
+   */
+  attachmentOrigins?: string[];
   now?: () => Date;
   /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
   knowledge?: KnowledgeOverrides;
@@ -44,6 +53,8 @@ export interface App {
   health?: HealthServer;
   /** The knowledge base, when it is on. */
   knowledge?: AppKnowledge;
+  /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
+  recovered: Promise<number>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
   stop(): Promise<void>;
 }
@@ -59,7 +70,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     throw error;
   }
   const queue = new ThreadQueue(overrides.queue);
-  const runs = new RunRegistry();
+  // One journal per process (per shard when sharded): a restarted process finds its predecessor's dead runs.
+  const journal = new RunJournal(storage.runJournal(config.ops.shard ? `shard-${config.ops.shard.id}` : 'main'), logger);
+  const runs = new RunRegistry({ observer: journal });
   const shard = config.ops.shard;
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
@@ -104,6 +117,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     }
   }
 
+  const attachments = createAttachmentReader({
+    maxTextBytes: config.attachments.maxTextBytes,
+    maxImageBytes: config.attachments.maxImageBytes,
+    takesImages: (model) => takesImages(config.attachments.vision, model),
+    // A file may take at most half the history's budget, so the question and recent turns still fit.
+    shorten: (text, maxTokens) => core.tokenCounter.shorten(text, maxTokens),
+    maxTextTokens: Math.floor(config.storage.historyTokenBudget / 2),
+    extraOrigins: overrides.attachmentOrigins,
+  });
+
   const services: BotServices = {
     turns: createTurns({
       engine: core.engine,
@@ -127,6 +150,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
       logger,
       now,
+      attachments,
       onEvent: (event) => metrics.observeEvent(event),
       onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
       approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, modeOf: approvalModeOf, guildSettings: storage.guildSettings },
@@ -145,6 +169,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     defaultLimits: config.governance.limits,
     messageContent: config.discord.messageContent,
     knowledge: knowledge?.services,
+    pendingAsks: new PendingAsks({ now: () => now().getTime() }),
     logger,
     now,
   };
@@ -180,6 +205,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     throw error;
   }
   const running = bot;
+  // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
+  const recovered = journal.recover(restRecoveryActions(running.client));
   logger.info(
     { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', knowledge: knowledge?.services.base.where ?? 'off', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
     'threadwise is running',
@@ -191,8 +218,11 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     metrics,
     health,
     knowledge,
+    recovered,
     async stop() {
       await running.stop();
+      // The interrupted runs' last entries go out before the storage closes.
+      await journal.flush();
       await health?.close();
       await core.close();
       await knowledge?.close();

@@ -100,8 +100,17 @@ export async function benchDiscord(): Promise<BenchSection> {
   const loaded = await ackLatencies(50, 100);
   const limited = await ackLatencies(50, 100, 'on');
   const rest = await restCallsPerRun();
-  const whole = await restCallsPerRun(threeStepLongAnswer(false));
-  const streamed = await restCallsPerRun(threeStepLongAnswer(true));
+  // Step-log coalescing depends on timing, so a single run can differ by a call: medians of five.
+  const rounds = 5;
+  const wholeRuns: Awaited<ReturnType<typeof restCallsPerRun>>[] = [];
+  const streamedRuns: Awaited<ReturnType<typeof restCallsPerRun>>[] = [];
+  for (let i = 0; i < rounds; i++) {
+    wholeRuns.push(await restCallsPerRun(threeStepLongAnswer(false)));
+    streamedRuns.push(await restCallsPerRun(threeStepLongAnswer(true)));
+  }
+  const whole = { ...wholeRuns[0]!, ours: median(wholeRuns.map((r) => r.ours)) };
+  const streamed = { ...streamedRuns[0]!, ours: median(streamedRuns.map((r) => r.ours)), firstVisibleMs: median(streamedRuns.map((r) => r.firstVisibleMs)) };
+  const firstVisibleMax = Math.max(...streamedRuns.map((r) => r.firstVisibleMs));
   return {
     name: 'Discord: acknowledgement latency and REST calls (fake Discord and model server on 127.0.0.1)',
     rows: [
@@ -113,13 +122,14 @@ export async function benchDiscord(): Promise<BenchSection> {
       { measure: 'ack latency p99, 50 runs in flight, limits checked', value: `${fmt(percentile(limited, 99))} ms`, ratio: fmt(percentile(limited, 99) / percentile(loaded, 99), 2) + ' of no limits' },
       { measure: 'REST calls per 3-step run, one message per step event (baseline)', value: rest.naive, ratio: '1.00' },
       { measure: 'REST calls per 3-step run, threadwise', value: rest.ours, ratio: fmt(rest.ours / rest.naive, 2) },
-      { measure: 'REST calls per 3-step run, 1,500-character answer sent whole (baseline)', value: whole.ours, ratio: '1.00' },
-      { measure: 'REST calls per 3-step run, 1,500-character answer streamed (goal: at most 2 more)', value: streamed.ours, ratio: `${fmt(streamed.ours / whole.ours, 2)} (${streamed.ours - whole.ours >= 0 ? '+' : ''}${streamed.ours - whole.ours})` },
-      { measure: 'first answer token at the model → first answer text in Discord (goal < 1.2 s)', value: `${fmt(streamed.firstVisibleMs)} ms`, ratio: '' },
+      { measure: `REST calls per 3-step run, 1,500-character answer sent whole (baseline; median of ${rounds})`, value: whole.ours, ratio: '1.00' },
+      { measure: `REST calls per 3-step run, 1,500-character answer streamed (goal: at most 2 more; median of ${rounds})`, value: streamed.ours, ratio: `${fmt(streamed.ours / whole.ours, 2)} (${streamed.ours - whole.ours >= 0 ? '+' : ''}${streamed.ours - whole.ours})` },
+      { measure: `first answer token at the model → first answer text in Discord (goal < 1.2 s; median of ${rounds}, max ${fmt(firstVisibleMax)} ms)`, value: `${fmt(streamed.firstVisibleMs)} ms`, ratio: '' },
     ],
     notes: [
       `REST calls by route for one 3-step run: ${Object.entries(rest.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
       `Streamed (1,500 characters at 8 per 4 ms, about 0.75 s): ${Object.entries(streamed.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
+      'First answer text: the native protocol\'s answer text is provisional until the reply ends (it may still turn out to be the thought before a tool call), and is held back 0.5 s before it is shown; that hold is most of the figure.',
       'Limits checked: every request is admitted through the usage limiter (memory storage here), with limits high enough never to refuse; no limits: all four are 0.',
     ],
   };

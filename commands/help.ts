@@ -20,9 +20,10 @@ export const help: Command = {
       flags: MessageFlags.Ephemeral,
       content: [
         '**threadwise** answers questions by reasoning step by step and using tools, in a thread you can follow.',
-        '• `/ask question:` in a channel opens a thread for the question; inside a thread it continues the conversation.',
+        '• `/ask question:` in a channel opens a thread for the question; inside a thread it continues the conversation. Attach a text file or an image with its `file` option.',
+        '• On any message: **Apps → Ask about this message** asks me about it in a thread, with its text and files.',
         `• ${followUp} I remember the thread and know who said what.`,
-        '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it.',
+        '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it; `/export` gives you its conversation as files.',
         `• Tools I may use here: ${tools.length ? tools.join(', ') : 'none (I answer from what I know)'}. Moderators choose them with \`/tools\`.`,
         `• Here I show ${settings.display === 'full' ? 'every step' : settings.display === 'actions' ? 'the tools I call' : 'only answers'}, with up to ${settings.maxSteps} steps per question.`,
       ].join('\n'),

@@ -1,6 +1,8 @@
 /** Every command (slash and context menu), in one explicit list (the compiler checks it; no folder scanning). */
 import type { AnyCommand } from '../src/discord/command.js';
 import { ask } from './ask.js';
+import { askAbout } from './ask-about.js';
+import { exportCommand } from './export.js';
 import { help } from './help.js';
 import { kb } from './kb.js';
 import { addToKnowledgeBase } from './kb-message.js';
@@ -9,4 +11,4 @@ import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, kb, addToKnowledgeBase];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, exportCommand, kb, askAbout, addToKnowledgeBase];

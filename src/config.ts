@@ -87,6 +87,21 @@ export interface GovernanceConfig {
   questionMaxChars: number;
 }
 
+/** Files members attach to questions (issue 11). */
+export interface AttachmentsConfig {
+  /** MODEL_VISION: which models take images: all (true), none (false, the default), or those named. */
+  vision: boolean | string[];
+  /** ATTACHMENT_MAX_BYTES: largest text file read into a question, in bytes. Default 100,000. */
+  maxTextBytes: number;
+  /** ATTACHMENT_IMAGE_MAX_BYTES: largest image sent to a vision model, in bytes. Default 5,000,000. */
+  maxImageBytes: number;
+}
+
+/** Whether `model` takes images, by MODEL_VISION (a list is matched by exact model name, ignoring case). */
+export function takesImages(vision: AttachmentsConfig['vision'], model: string): boolean {
+  return typeof vision === 'boolean' ? vision : vision.includes(model.toLowerCase());
+}
+
 /** Running in production: health endpoints and shards. */
 export interface OpsConfig {
   /** HEALTH_PORT: serve /healthz, /readyz and /metrics (each shard on HEALTH_PORT + its id). Unset: no server. */
@@ -107,6 +122,7 @@ export interface Config {
   knowledge: KnowledgeConfig;
   discord?: DiscordConfig;
   governance: GovernanceConfig;
+  attachments: AttachmentsConfig;
   ops: OpsConfig;
   logLevel: string;
 }
@@ -231,6 +247,12 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     problems.push(`KNOWLEDGE_MAX_FILE_BYTES (${knowledge.maxFileBytes}) cannot be larger than KNOWLEDGE_MAX_BYTES (${knowledge.maxBytes}).`);
   }
 
+  const attachments: AttachmentsConfig = {
+    vision: readVision(read.string('MODEL_VISION')),
+    maxTextBytes: read.int('ATTACHMENT_MAX_BYTES', 100_000, 1_000, 10_000_000),
+    maxImageBytes: read.int('ATTACHMENT_IMAGE_MAX_BYTES', 5_000_000, 10_000, 20_000_000),
+  };
+
   let discord: DiscordConfig | undefined;
   if (options.needDiscord) {
     const token = read.string('DISCORD_TOKEN');
@@ -252,7 +274,16 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, knowledge, discord, governance, ops, logLevel };
+  return { model, agent, tools, storage, knowledge, discord, governance, attachments, ops, logLevel };
+}
+
+/** MODEL_VISION: true/false, or a comma-separated list of model names (`gpt-4o,gpt-4o-mini`). */
+function readVision(raw: string | undefined): boolean | string[] {
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  return lower.split(',').map((name) => name.trim()).filter(Boolean);
 }
 
 /** 0 means "not set" for limits that have no default. */

@@ -8,6 +8,7 @@ import type { ToolDefinition } from './tool.js';
 import type { NextStep, ObservationOut, ProtocolDriver, TextStream } from './protocol.js';
 import { parseTextReply } from './text-parser.js';
 import { TextStreamClassifier } from './text-stream.js';
+import { contentText } from './content.js';
 import type { ChatMessage, ModelDelta, ModelReply } from './types.js';
 
 const STOP = ['PAUSE', '\nObservation'];
@@ -115,6 +116,8 @@ function describeTool(tool: ToolDefinition): string {
 /**
  * Native-protocol history (assistant tool_calls + tool messages) rewritten as the text protocol's
  * Action / Observation turns, so a thread can move between protocols without losing its memory.
+ * Messages with parts become plain text, each image a note: the text protocol is for servers that
+ * take text only.
  */
 export function toTextTranscript(messages: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
@@ -125,6 +128,8 @@ export function toTextTranscript(messages: readonly ChatMessage[]): ChatMessage[
       out.push({ role: 'assistant', content: `${lines.join('\n')}\nPAUSE` });
     } else if (m.role === 'tool') {
       out.push({ role: 'user', content: `Observation: ${m.content}` });
+    } else if (m.role === 'user' && typeof m.content !== 'string') {
+      out.push({ ...m, content: contentText(m.content) });
     } else out.push(m);
   }
   return out;

@@ -10,9 +10,25 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+/** Text in a user message made of parts. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image in a user message: OpenAI's `image_url` part (a `data:` URL or an https URL). */
+export interface ImagePart {
+  type: 'image_url';
+  image_url: { url: string; detail?: 'auto' | 'low' | 'high' };
+}
+
+/** A piece of a user message: what vision models take (`[{type:'text'}, {type:'image_url'}]`). */
+export type ContentPart = TextPart | ImagePart;
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string; name?: string }
+  /** A person's message: plain text, or parts (text and images) when files came with it. */
+  | { role: 'user'; content: string | ContentPart[]; name?: string }
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 

@@ -12,6 +12,7 @@ import { handleFollowUp } from './follow-ups.js';
 import { APPROVE_PREFIX, handleApprovalButton } from './approvals.js';
 import { CONTINUE_PREFIX, handleContinueButton } from './continue-button.js';
 import { handleStopButton } from './stop-button.js';
+import { stopRunsInClosedThreads } from './thread-closure.js';
 import { STOP_PREFIX } from './thread-turn.js';
 import { NO_MENTIONS } from './turn-target.js';
 import { describeError } from '../errors.js';
@@ -57,11 +58,12 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
     void route(interaction).catch((error) => reportFailure(interaction, error));
   });
   client.on(Events.MessageCreate, (message) => {
-    void handleFollowUp(message, services.turns, services.messageContent).catch((error) =>
+    void handleFollowUp(message, services.turns, services.messageContent, logger).catch((error) =>
       logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'),
     );
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  stopRunsInClosedThreads(client, services.runs, logger);
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {

@@ -31,12 +31,27 @@ export function missingPermissions(have: Readonly<PermissionsBitField> | null | 
   return needed.filter((name) => !have.has(PERMISSION_NAMES[name]!));
 }
 
-/** A sentence for the thread or channel saying what went wrong with Discord and what to do. */
-export function describeDiscordError(error: unknown, doing: string): string {
+/** "the Send Messages in Threads permission", "the View Channel and Attach Files permissions". */
+export function permissionList(names: readonly string[]): string {
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  return `the ${list} permission${names.length > 1 ? 's' : ''}`;
+}
+
+/** What to say when the bot lacks permissions it checked: which ones, and who can fix it. */
+export function missingPermissionsSentence(missing: readonly string[], doing: string): string {
+  return `I cannot ${doing}: I am missing ${permissionList(missing)} here. A moderator can grant ${missing.length > 1 ? 'them' : 'it'} in the channel's permissions.`;
+}
+
+/**
+ * A sentence for the thread or channel saying what went wrong with Discord and what to do. `missing`:
+ * the permissions the bot lacks where it acted, when the caller could check; they are named.
+ */
+export function describeDiscordError(error: unknown, doing: string, missing?: readonly string[]): string {
   switch (discordCode(error)) {
     case DiscordCode.MissingPermissions:
     case DiscordCode.MissingAccess:
-      return `I could not ${doing}: I am missing a permission here. A moderator can grant me View Channel, Send Messages, Create Public Threads and Send Messages in Threads.`;
+      if (missing && missing.length > 0) return missingPermissionsSentence(missing, doing).replace(/^I cannot/, 'I could not');
+      return `I could not ${doing}: Discord refused it for lack of a permission, though I seem to have the ones I need (View Channel, Send Messages, Send Messages in Threads). A moderator can check the channel's and the thread's permission overrides for me.`;
     case DiscordCode.ThreadLocked:
       return `I could not ${doing}: this thread is locked. Start a new /ask in the channel.`;
     case DiscordCode.ThreadArchived:

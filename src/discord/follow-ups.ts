@@ -1,10 +1,14 @@
 /**
  * Follow-ups in a bot thread. With the Message Content intent any message there continues the
  * conversation; without it Discord only shows the bot messages that mention it, so those do.
- * Messages that arrive during a run wait in the thread's queue and are answered in order.
+ * Files attached to the message come with it. Messages that arrive during a run wait in the thread's
+ * queue and are answered in order.
  */
 import type { Message } from 'discord.js';
+import type { Logger } from '../logger.js';
+import type { AttachmentRef } from './attachments.js';
 import { displayNameOf, scopeOf } from './interaction-info.js';
+import { threadProblem } from './preflight.js';
 import type { Turns } from './turns.js';
 import { NO_MENTIONS, threadTarget } from './turn-target.js';
 
@@ -15,22 +19,37 @@ export function followUpText(message: Message, botId: string, messageContent: bo
   const mentioned = message.mentions.users.has(botId);
   if (!messageContent && !mentioned) return undefined;
   const text = message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '').trim();
-  return text || undefined;
+  if (text) return text;
+  // Files alone are a message too ("what is this?" is often said by the picture itself).
+  const files = message.attachments.size;
+  return files > 0 ? `(sent ${files === 1 ? 'a file' : `${files} files`} without a message)` : undefined;
+}
+
+/** The files of a message, as the attachment reader takes them. */
+export function attachmentsOf(message: Pick<Message, 'attachments'>): AttachmentRef[] {
+  return [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, contentType: a.contentType, size: a.size }));
 }
 
 /** Handle one message: a follow-up starts a turn in its thread; anything else is ignored. */
-export async function handleFollowUp(message: Message, turns: Turns, messageContent: boolean): Promise<void> {
+export async function handleFollowUp(message: Message, turns: Turns, messageContent: boolean, logger?: Logger): Promise<void> {
   const botId = message.client.user?.id;
   const thread = message.channel;
   if (!botId || !thread.isThread() || thread.locked) return;
   const text = followUpText(message, botId, messageContent);
   if (text === undefined) return;
   const logFields = { guildId: message.guildId ?? undefined, threadId: thread.id, messageId: message.id, userId: message.author.id };
+  // Before any model call (and before counting the request): the answer must be postable here.
+  const problem = threadProblem(thread);
+  if (problem) {
+    logger?.warn({ ...logFields, problem }, 'follow-up not answered: the bot cannot post in this thread (no model call made)');
+    return;
+  }
   const admission = await turns.admit({
     scope: scopeOf(message, message.member),
     author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
     text,
     logFields,
+    attachments: attachmentsOf(message),
   });
   // Refused, or the thread too busy to take it: the person is told why, under their message.
   const notice = admission.ok ? (await admission.turn.run(threadTarget(thread))).busy : admission.message;

@@ -3,7 +3,16 @@
  */
 import { randomUUID } from 'node:crypto';
 
-export type StopCause = 'user' | 'shutdown';
+/** Why a run was stopped: Stop pressed, the bot shutting down, or its thread closed by a moderator. */
+export type StopCause = 'user' | 'shutdown' | ThreadClosedCause;
+
+/** A thread closed under a run: nothing more may be posted there (and nothing is posted into an archived one). */
+export type ThreadClosedCause = 'thread-locked' | 'thread-archived' | 'thread-deleted';
+
+/** Whether a cause is a thread being closed under the run. */
+export function isThreadClosed(cause: StopCause | undefined): cause is ThreadClosedCause {
+  return cause === 'thread-locked' || cause === 'thread-archived' || cause === 'thread-deleted';
+}
 
 export interface ActiveRun {
   id: string;
@@ -16,26 +25,50 @@ export interface ActiveRun {
   stopCause?: StopCause;
   /** Settles when the run has finished its last message. */
   done: Promise<void>;
+  /** The message that announced the run (the /ask reply), if any. */
+  reply?: { channelId: string; messageId: string };
+  /** The run posted a message carrying its Stop button (the run journal keeps where). */
+  onMessage(channelId: string, messageId: string): void;
+}
+
+/** Told as runs start, post their Stop button and end: the run journal. Never throws. */
+export interface RunObserver {
+  started(run: ActiveRun): void;
+  message(run: ActiveRun, channelId: string, messageId: string): void;
+  ended(run: ActiveRun, remaining: number): void;
 }
 
 export class RunRegistry {
   private readonly runs = new Map<string, ActiveRun>();
   private readonly newId: () => string;
+  private readonly observer?: RunObserver;
 
-  constructor(options: { newId?: () => string } = {}) {
+  constructor(options: { newId?: () => string; observer?: RunObserver } = {}) {
     this.newId = options.newId ?? (() => randomUUID().slice(0, 8));
+    this.observer = options.observer;
   }
 
   /** Register a run; call the returned `finish` when it has posted its last message. */
-  start(info: { threadId: string; guildId?: string; starterId: string }): { run: ActiveRun; finish: () => void } {
+  start(info: { threadId: string; guildId?: string; starterId: string; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
-    const run: ActiveRun = { ...info, id: this.newId(), controller: new AbortController(), done };
+    const run: ActiveRun = {
+      ...info,
+      id: this.newId(),
+      controller: new AbortController(),
+      done,
+      onMessage: (channelId, messageId) => this.observer?.message(run, channelId, messageId),
+    };
     this.runs.set(run.id, run);
+    this.observer?.started(run);
+    let finished = false;
     return {
       run,
       finish: () => {
+        if (finished) return;
+        finished = true;
         this.runs.delete(run.id);
+        this.observer?.ended(run, this.runs.size);
         finish();
       },
     };

@@ -10,6 +10,7 @@ import type { AllowedTools, ChannelDefaults, ChannelSettings, RunScope } from '.
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { AttachmentLoader } from './attachment-document.js';
 import type { ApprovalRegistry } from './approvals.js';
+import type { PendingAsks } from './pending-asks.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
 
@@ -37,6 +38,8 @@ export interface BotServices {
   /** Usage counters and limits (`/usage`), and the environment's limits every server starts from. */
   limiter: UsageLimiter;
   defaultLimits: UsageLimits;
+  /** Messages people are asking about while they type their question ("Ask about this message"). */
+  pendingAsks: PendingAsks;
   /** Whether the bot reads every message in its threads (the Message Content intent). */
   messageContent: boolean;
   /** The servers' documents (`/kb`, "Add to knowledge base"); undefined when the knowledge base is off. */

@@ -15,9 +15,12 @@ import { formatAnswer, formatFailure } from './format-steps.js';
 import type { Shown } from './message-mirror.js';
 import { StepLog } from './step-log.js';
 import { TurnView, typingIndicator } from './turn-view.js';
+import { turnInput } from './turn-input.js';
 import type { TurnTarget } from './turn-target.js';
 import { describeDiscordError } from './discord-errors.js';
 import type { TurnDeps, TurnRequest } from './turns.js';
+import { closedThreadNote } from './thread-closure.js';
+import { isThreadClosed, type ActiveRun, type StopCause } from './run-registry.js';
 
 export const STOP_PREFIX = 'stop:';
 
@@ -39,6 +42,10 @@ export interface TurnOutcome {
   failure?: string;
   /** Set when the thread was too busy to take the turn: what to tell the person (nothing was posted). */
   busy?: string;
+  /** Set when the bot cannot answer there (thread closed, permission missing): what to tell the person. No model call was made. */
+  unable?: string;
+  /** Set when the run stopped because its thread was locked, archived or deleted: why (nothing more was posted there). */
+  stopped?: string;
 }
 
 const INSTRUCTIONS =
@@ -65,7 +72,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   const { target, scope } = request;
   const log = deps.logger.child(request.logFields);
   const key = target.conversationKey;
-  const userMessage: NewMessage = { role: 'user', content: request.text, author: request.author, at: deps.now().getTime() };
+  // Images go only to a model that takes them: the one that answers here.
+  const input = await turnInput(deps.attachments, request, request.model);
+  const userMessage: NewMessage = { role: 'user', content: input.content, author: request.author, at: deps.now().getTime() };
 
   let stored: StoredMessage[] = [];
   if (key) {
@@ -87,12 +96,13 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     counter: deps.tokenCounter,
   });
 
-  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id });
-  const sink = messagesIn(target, run.id);
+  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, reply: request.reply });
+  const sink = messagesIn(target, run);
   const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true });
   const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.answerEditIntervalMs });
   const typing = typingIndicator(() => target.typing());
   const view = new TurnView(steps, answer, typing, request.display);
+  if (input.notice) steps.append(input.notice);
   if (trimmed.droppedTurns > 0) {
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }
@@ -136,7 +146,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     typing.close();
     await steps.close();
     // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
-    if (steps.failure !== undefined) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
+    if (steps.failure !== undefined && !isThreadClosed(run.stopCause)) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
     if (result?.error?.code === 'model-quota') {
@@ -146,21 +156,36 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
 }
 
 /** The step log's and the answer's messages, as the turn's target takes them. */
-function messagesIn(target: TurnTarget, runId: string) {
+function messagesIn(target: TurnTarget, run: ActiveRun) {
   // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
   const outgoing = (m: Shown) => ({
     content: cleanText(m.content),
-    components: m.button ? stopButton(runId) : m.continueFor ? [continueButton(m.continueFor)] : [],
+    components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
     ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
   });
+  // A thread closed under the run gets nothing more (an edit would even reopen an archived one).
+  const open = () => {
+    if (isThreadClosed(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);
+  };
   return {
-    send: (m: Shown) => target.send(outgoing(m)),
-    edit: (message: Message, m: Shown) => target.edit(message, outgoing(m)),
-    remove: (message: Message) => target.remove(message),
+    send: async (m: Shown) => {
+      open();
+      const sent = await target.send(outgoing(m));
+      if (m.button) run.onMessage(sent.channelId, sent.id);
+      return sent;
+    },
+    edit: async (message: Message, m: Shown) => {
+      open();
+      await target.edit(message, outgoing(m));
+    },
+    remove: async (message: Message) => {
+      open();
+      await target.remove(message);
+    },
   };
 }
 
-async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, answer: AnswerStream<Message>, stopCause?: string): Promise<TurnOutcome> {
+async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, answer: AnswerStream<Message>, stopCause?: StopCause): Promise<TurnOutcome> {
   const { target } = request;
   const key = target.conversationKey;
   // Save first: the memory must hold this turn even if Discord refuses the answer message.
@@ -178,12 +203,17 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     : '';
   const budgetNote = await countUsage(deps, request, result);
 
+  if (isThreadClosed(stopCause)) {
+    // The moderator's decision stands: nothing more goes into the thread, not even a notice.
+    await answer.finish('', false);
+    return { result, stopped: closedThreadNote(stopCause) };
+  }
   if (result.answer !== undefined) {
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
     await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + budgetNote + saveNote, target.canAttachFiles(), continueFor);
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
-    const failure = describeDiscordError(answer.failure, 'post the answer');
+    const failure = describeDiscordError(answer.failure, 'post the answer', target.missingPermissions?.());
     await target.send({ content: failure }).catch(() => undefined);
     return { result, failure };
   }

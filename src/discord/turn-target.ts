@@ -2,9 +2,10 @@
  * Where a turn's messages go. Normally a thread; when the bot may not create one, the interaction's
  * own webhook (follow-ups need no channel permission), so the person still gets an answer.
  */
-import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Client, Message, ThreadChannel } from 'discord.js';
+import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Client, Message, ModalSubmitInteraction, ThreadChannel } from 'discord.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { DiscordCode, discordCode } from './discord-errors.js';
+import { missingInThread, threadClosed, threadProblem } from './preflight.js';
 
 /** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
 export const NO_MENTIONS = { parse: [] as never[], repliedUser: false };
@@ -28,11 +29,25 @@ export interface TurnTarget {
   typing(): Promise<void>;
   /** Whether messages here may carry files (Attach Files). */
   canAttachFiles(): boolean;
+  /** Why the turn cannot be answered here now (checked before any model call), or undefined. */
+  preflight?(): string | undefined;
+  /** The permissions the bot lacks here, of those it needs to post, by name (to say which after a refusal). */
+  missingPermissions?(): string[];
+}
+
+/** A post refused before it was sent: the thread is deleted or locked, so Discord would refuse it anyway. */
+export class ThreadClosedError extends Error {
+  constructor(readonly why: 'deleted' | 'locked') {
+    super(`the thread is ${why}`);
+  }
 }
 
 export function threadTarget(thread: ThreadChannel): TurnTarget {
   // An archived (not locked) thread is reopened once, then the send is retried.
   const withUnarchive = async <T>(op: () => Promise<T>): Promise<T> => {
+    // Nothing is sent into a deleted or locked thread: no failing requests, no unarchive attempts.
+    const closed = threadClosed(thread);
+    if (closed) throw new ThreadClosedError(closed);
     try {
       return await op();
     } catch (error) {
@@ -49,14 +64,19 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
       await withUnarchive(() => message.edit({ content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS }));
     },
     remove: async (message) => {
+      if (threadClosed(thread)) return;
       await message.delete();
     },
-    typing: () => thread.sendTyping(),
+    typing: async () => {
+      if (!threadClosed(thread)) await thread.sendTyping();
+    },
     canAttachFiles: () => thread.guild.members.me ? thread.permissionsFor(thread.guild.members.me).has(PermissionFlagsBits.AttachFiles) : true,
+    preflight: () => threadProblem(thread),
+    missingPermissions: () => missingInThread(thread),
   };
 }
 
-export function interactionTarget(interaction: ChatInputCommandInteraction): TurnTarget {
+export function interactionTarget(interaction: ChatInputCommandInteraction | ModalSubmitInteraction): TurnTarget {
   return {
     conversationKey: undefined,
     client: interaction.client,

@@ -17,6 +17,7 @@ import type { AllowedTools, ApprovalMode, ChannelSettings, RunScope } from '../p
 import type { ApprovalRegistry } from './approvals.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { decide, type AdmissionRules } from './admission.js';
+import type { AttachmentReader, AttachmentRef } from './attachments.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
 import type { TurnTarget } from './turn-target.js';
@@ -43,6 +44,8 @@ export interface TurnDeps {
   answerEditIntervalMs: number;
   logger: Logger;
   now: () => Date;
+  /** Reads files attached to questions (images for vision models, text files); without it files get a note. */
+  attachments?: AttachmentReader;
   /** Sees every engine event of every turn, with where it happened (metrics). */
   onEvent?: (event: AgentEvent, scope: RunScope) => void;
   /** Told when a usage limit refuses a request (metrics). */
@@ -65,13 +68,20 @@ export interface TurnRequest {
   text: string;
   /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
   logFields: Record<string, string | undefined>;
+  /** Files that came with the message, read for the model when the turn runs. */
+  attachments?: readonly AttachmentRef[];
+  /** Text the question is about (the message behind "Ask about this message"), put after it. */
+  context?: string;
+  /** The bot's message that announced the turn (the /ask reply): edited after a crash to say the run was interrupted. */
+  reply?: { channelId: string; messageId: string };
 }
 
 /** A turn that may go ahead: run it (always, or cancel it) once its target exists. */
 export interface AdmittedTurn {
   /** The message as it will be answered: cleaned of invisible and spoofing characters. */
   readonly text: string;
-  run(target: TurnTarget): Promise<TurnOutcome>;
+  /** `reply`: the message that announced the turn, once it exists (the /ask reply), for the run journal. */
+  run(target: TurnTarget, options?: { reply?: TurnRequest['reply'] }): Promise<TurnOutcome>;
   /** Give the turn up without running it (its target could not be made). */
   cancel(): void;
 }
@@ -98,11 +108,12 @@ export function createTurns(deps: TurnDeps): Turns {
         ok: true,
         turn: {
           text: decision.text,
-          async run(target) {
+          async run(target, options) {
             if (used) throw new Error('A turn runs once.');
             used = true;
+            const request = options?.reply ? { ...admitted, reply: options.reply } : admitted;
             try {
-              return await inQueue(deps, target, () => settingsThenRun(deps, admitted, target, ticket));
+              return await inQueue(deps, target, () => settingsThenRun(deps, request, target, ticket));
             } finally {
               await release();
             }
@@ -131,6 +142,12 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
 }
 
 async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
+  // Checked when the turn's time comes, not when it was queued: a thread can be locked or lose a permission meanwhile.
+  const problem = target.preflight?.();
+  if (problem) {
+    deps.logger.warn({ ...request.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
+    return { unable: problem };
+  }
   const settings = await deps.channelSettings(request.scope);
   return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps, model: settings.model, persona: settings.persona, ticket });
 }

@@ -64,7 +64,8 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
   async function load(threadId: string): Promise<Conversation> {
     const key = logKey(threadId);
     const entries = await backend.read(key);
-    const conversation: Conversation = { threadId, messages: [], usage: emptyUsage(), version: RECORD_VERSION };
+    const conversation: Conversation = { threadId, messages: [], batches: [], usage: emptyUsage(), version: RECORD_VERSION };
+    const migrated = { batches: 0, from: RECORD_VERSION };
     for (const entry of entries) {
       const decoded = decodeEntry(entry.raw, migrations);
       if (decoded.kind === 'tombstone') continue;
@@ -83,19 +84,25 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
       }
       const { batch } = decoded;
       if (decoded.migratedFrom !== undefined) {
-        logger({ level: 'info', code: 'migrated-record', threadId, message: `Read a version ${decoded.migratedFrom} batch of thread ${threadId}.` });
+        migrated.batches++;
+        migrated.from = Math.min(migrated.from, decoded.migratedFrom);
       }
+      conversation.batches!.push({ at: batch.at, messages: batch.messages.length, ...(batch.usage ? { usage: batch.usage } : {}) });
       conversation.messages.push(...batch.messages);
       conversation.createdAt ??= batch.at;
       conversation.updatedAt = batch.at;
       if (batch.usage) addUsage(conversation.usage, batch.usage);
+    }
+    if (migrated.batches > 0) {
+      // Once per load, not per batch: an old thread would otherwise log a line for every exchange.
+      logger({ level: 'info', code: 'migrated-record', threadId, message: `Read ${migrated.batches} batch${migrated.batches === 1 ? '' : 'es'} of thread ${threadId} in an older format (from version ${migrated.from}).` });
     }
     const last = entries.at(-1);
     if (ttlMs && last && conversation.updatedAt !== undefined && now().getTime() - conversation.updatedAt > ttlMs) {
       // Only the entries read are removed, so a message another process appends meanwhile survives.
       await backend.remove(key, last);
       logger({ level: 'info', code: 'conversation-expired', threadId, message: `Thread ${threadId} was idle longer than the conversation TTL; its history was forgotten.` });
-      return { threadId, messages: [], usage: emptyUsage(), version: RECORD_VERSION };
+      return { threadId, messages: [], batches: [], usage: emptyUsage(), version: RECORD_VERSION };
     }
     return conversation;
   }

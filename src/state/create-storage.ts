@@ -8,6 +8,7 @@ import { DEFAULT_TIMEOUTS, guarded, type BackendKind, type BackendTimeouts } fro
 import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
+import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
@@ -39,6 +40,8 @@ export interface Storage {
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
    */
   openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds'>): Promise<UsageLimiter>;
+  /** The run journal of one bot process or shard (`main`, `shard-0`), over this storage. */
+  runJournal(name: string): RunJournalStore;
   /**
    * One cheap round trip to the backend (a read of a key nobody writes), for readiness probes.
    * Throws StorageError, bounded by the backend's timeouts, when the backend cannot answer.
@@ -72,6 +75,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
       limiters.push(limiter);
       return limiter;
     },
+    runJournal: (name) => createRunJournalStore(backend, namespace, name),
     async ping() {
       if (closed) throw new StorageError(`Storage on ${backend.kind} (${backend.where}) is closed.`);
       await guarded(backend.kind, backend.where, 'ping', () => backend.keyv.get(`${namespace}:ping`));

@@ -34,3 +34,4 @@ export { TokenCounter, encodingForModel, tokenCounters, type EncodingName } from
 export { sequenceProblem } from './message-sequence.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export { contextFit, type ContextFitOptions } from './context-fit.js';
+export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';

@@ -8,19 +8,34 @@ import type { Usage } from '../agent/types.js';
 import type { StoredMessage } from './types.js';
 
 /** The version `append` writes. Bump it, and add a migration from the previous one, when the shape changes. */
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2;
 
 /** Upgrades a record of version `n` (the key) to version `n + 1`. Throwing marks the record corrupt. */
 export type Migrations = Readonly<Record<number, (record: Record<string, unknown>) => Record<string, unknown>>>;
 
-/** No older formats exist yet; this is where they would be upgraded. */
-export const MIGRATIONS: Migrations = {};
+/**
+ * The built-in upgrades. Version 2 lets a user message's content be parts (text and images) as well as
+ * a string; every version 1 record is already a valid version 2 record. The version still moved, so
+ * that a process of the old version (a rolling deploy) skips a batch with parts as "newer" and leaves
+ * it alone, instead of setting it aside as corrupt.
+ */
+export const MIGRATIONS: Migrations = {
+  1: (record) => record,
+};
 
 const ToolCallSchema = z.object({
   id: z.string(),
   type: z.literal('function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
+
+const ContentPartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('image_url'),
+    image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  }),
+]);
 
 const MetaShape = {
   author: z.object({ id: z.string(), name: z.string() }).optional(),
@@ -30,7 +45,7 @@ const MetaShape = {
 /** A stored message: the OpenAI wire shape of each role plus author and time. */
 export const StoredMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string(), ...MetaShape }),
-  z.object({ role: z.literal('user'), content: z.string(), name: z.string().optional(), ...MetaShape }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(ContentPartSchema).min(1)]), name: z.string().optional(), ...MetaShape }),
   z.object({
     role: z.literal('assistant'),
     content: z.string().nullable(),
@@ -81,8 +96,9 @@ export function encodeTombstone(quarantineKey: string): string {
   return JSON.stringify({ v: RECORD_VERSION, tombstone: true, quarantineKey });
 }
 
-/** Read one raw log entry. */
-export function decodeEntry(raw: string, migrations: Migrations = MIGRATIONS): Decoded {
+/** Read one raw log entry. `migrations` add to (or replace steps of) the built-in table. */
+export function decodeEntry(raw: string, extraMigrations: Migrations = {}): Decoded {
+  const migrations = { ...MIGRATIONS, ...extraMigrations };
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -5,7 +5,8 @@
  */
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import type { ChatMessage } from '../agent/types.js';
+import { IMAGE_TOKENS } from '../agent/content.js';
+import type { ChatMessage, ContentPart } from '../agent/types.js';
 
 /** The bundled gpt-tokenizer encodings this project counts with. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -96,7 +97,12 @@ export class TokenCounter {
   }
 
   private countUncached(message: ChatMessage): number {
-    let count = MESSAGE_OVERHEAD + (message.content ? this.text(message.content) : 0);
+    let count = MESSAGE_OVERHEAD;
+    if (typeof message.content === 'string') count += this.text(message.content);
+    else if (message.content) {
+      // Each image counts as a fixed number of tokens (see IMAGE_TOKENS); text parts as their text.
+      for (const part of message.content) count += part.type === 'text' ? this.text(part.text) : IMAGE_TOKENS;
+    }
     if (message.role === 'user' && message.name) count += NAME_OVERHEAD + this.text(message.name);
     if (message.role === 'assistant' && message.tool_calls) {
       for (const call of message.tool_calls) {
@@ -121,7 +127,7 @@ export class TokenCounter {
 function fingerprintOf(message: ChatMessage): string {
   switch (message.role) {
     case 'user':
-      return `u\u0000${message.name ?? ''}\u0000${message.content}`;
+      return `u\u0000${message.name ?? ''}\u0000${typeof message.content === 'string' ? `\u0000${message.content}` : `\u0001${partsFingerprint(message.content)}`}`;
     case 'assistant':
       return `a\u0000${message.tool_calls ? JSON.stringify(message.tool_calls) : ''}\u0000${message.content ?? ''}`;
     case 'tool':
@@ -129,6 +135,14 @@ function fingerprintOf(message: ChatMessage): string {
     case 'system':
       return `s\u0000${message.content}`;
   }
+}
+
+/**
+ * Parts as a cache key: text as it is, an image as a marker. Every image counts the same, so its bytes
+ * (a data URL of megabytes) need not be kept in the cache's key.
+ */
+function partsFingerprint(parts: readonly ContentPart[]): string {
+  return JSON.stringify(parts.map((p) => (p.type === 'text' ? p.text : 0)));
 }
 
 /**

@@ -3,6 +3,7 @@
  * small interfaces the Discord layer and the engine program against.
  */
 import { speakerTag } from '../agent/clean-text.js';
+import { prefixContent } from '../agent/content.js';
 import type { ChatMessage, Usage } from '../agent/types.js';
 import type { GuildSettings } from './guild-settings-schema.js';
 
@@ -34,6 +35,11 @@ export interface Conversation {
   updatedAt?: number;
   /** Model usage summed over every append that reported it. */
   usage: Usage;
+  /**
+   * Each append in order: when, how many of `messages` it holds, and the usage it reported (an
+   * exchange's cost, for `/export`). Absent from conversations not read from a store.
+   */
+  batches?: Array<{ at: number; messages: number; usage?: Usage }>;
   /** Record format version the messages are in after any migration. */
   version: number;
 }
@@ -87,7 +93,7 @@ export function toModelMessages(messages: readonly StoredMessage[]): ChatMessage
       case 'system':
         return { role: 'system', content: m.content };
       case 'user':
-        return { role: 'user', content: m.author ? `[${speakerTag(m.author.name, m.author.id)}] ${m.content}` : m.content };
+        return { role: 'user', content: m.author ? prefixContent(m.content, `[${speakerTag(m.author.name, m.author.id)}] `) : m.content };
       case 'assistant':
         return m.tool_calls?.length
           ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }

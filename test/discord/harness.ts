@@ -74,6 +74,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     storage: options.storage,
     queue: { maxWaitMs: 20_000 },
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
+    attachmentOrigins: [fake.cdnUrl],
     tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
     // The fake serves attachments from its own 127.0.0.1 CDN: tell the bot that is Discord's.
     knowledge: { cdnOrigins: [fake.cdnUrl] },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
+import { RECORD_VERSION } from '../../src/state/records.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';
 import { answer, fakeClock, openStores, recordingLogger, toolStep, user, type Stores } from './helpers/stores.js';
 
@@ -22,7 +23,7 @@ for (const target of await targets('contract')) {
 
     it('loads a thread it has never seen as an empty conversation', async () => {
       const conversation = await stores.conversations.load('100');
-      expect(conversation).toMatchObject({ threadId: '100', messages: [], usage: { totalTokens: 0 }, version: 1 });
+      expect(conversation).toMatchObject({ threadId: '100', messages: [], usage: { totalTokens: 0 }, version: RECORD_VERSION });
       expect(conversation.createdAt).toBeUndefined();
     });
 

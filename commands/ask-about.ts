@@ -1,0 +1,161 @@
+/**
+ * Apps → "Ask about this message": the question is asked in a modal, then the bot opens a thread on
+ * that message and answers there with the message's text and files as context. It goes through the
+ * turn starter like /ask, so usage limits, the DM rule and the input checks all apply.
+ */
+import {
+  ApplicationCommandType,
+  ContextMenuCommandBuilder,
+  InteractionContextType,
+  LabelBuilder,
+  MessageFlags,
+  ModalBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+  type Message,
+  type ModalSubmitInteraction,
+} from 'discord.js';
+import { escapeDisplayName } from '../src/agent/clean-text.js';
+import type { MessageCommand } from '../src/discord/command.js';
+import { missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
+import { attachmentsOf } from '../src/discord/follow-ups.js';
+import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-info.js';
+import type { AskedAbout } from '../src/discord/pending-asks.js';
+import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import type { BotServices } from '../src/discord/services.js';
+import { fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
+import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
+import type { AdmittedTurn } from '../src/discord/turns.js';
+
+const PREFIX = 'ask-about:';
+const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
+
+export const askAbout: MessageCommand = {
+  data: new ContextMenuCommandBuilder()
+    .setName('Ask about this message')
+    .setType(ApplicationCommandType.Message)
+    .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
+
+  async execute(interaction, { pendingAsks }) {
+    const target = interaction.targetMessage;
+    // The text is read now: the command sees it even without the Message Content intent; a later fetch may not.
+    pendingAsks.put(interaction.user.id, aboutOf(target));
+    const modal = new ModalBuilder()
+      .setCustomId(`${PREFIX}${target.id}`)
+      .setTitle('Ask about this message')
+      .addLabelComponents(
+        new LabelBuilder()
+          .setLabel('Your question')
+          .setDescription('I open a thread on the message and answer there, with its text and files in mind.')
+          .setTextInputComponent(new TextInputBuilder().setCustomId('question').setStyle(TextInputStyle.Paragraph).setMaxLength(4000).setRequired(true)),
+      );
+    await interaction.showModal(modal);
+  },
+
+  modals: {
+    prefix: PREFIX,
+    async handle(interaction, services) {
+      const messageId = interaction.customId.slice(PREFIX.length);
+      const about = services.pendingAsks.take(interaction.user.id, messageId) ?? (await fetchAbout(interaction, messageId));
+      if (!about) {
+        await interaction.reply({ content: 'I can no longer see that message (it may have been deleted). Nothing was asked.', flags: MessageFlags.Ephemeral });
+        return;
+      }
+      await ask(interaction, services, about, interaction.fields.getTextInputValue('question'));
+    },
+  },
+};
+
+function aboutOf(message: Message): AskedAbout {
+  return {
+    channelId: message.channelId,
+    messageId: message.id,
+    authorName: displayNameOf(message.member, message.author),
+    content: message.content,
+    url: message.url,
+    attachments: attachmentsOf(message),
+    ...(message.hasThread && message.thread ? { threadId: message.thread.id } : {}),
+  };
+}
+
+/** The message fetched again (the modal outlived what the bot kept, e.g. across a restart). */
+async function fetchAbout(interaction: ModalSubmitInteraction, messageId: string): Promise<AskedAbout | undefined> {
+  const channel = interaction.channel;
+  if (!channel || !('messages' in channel)) return undefined;
+  const message = await channel.messages.fetch(messageId).catch(() => undefined);
+  return message ? aboutOf(message) : undefined;
+}
+
+/** The message as context for the model: who wrote it, and its text. */
+function contextOf(about: AskedAbout): string {
+  const body = about.content.trim() ? about.content : '(no text)';
+  return `[The message this question is about, written by ${about.authorName}:]\n${body}\n[end of the message]`;
+}
+
+async function ask(interaction: ModalSubmitInteraction, services: BotServices, about: AskedAbout, question: string): Promise<void> {
+  const { turns, logger } = services;
+  const name = displayNameOf(interaction.member, interaction.user);
+  const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id, messageId: about.messageId };
+  const refuse = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  const admission = await turns.admit({
+    scope: scopeOf(interaction, interaction.member),
+    author: { id: interaction.user.id, name },
+    text: question,
+    logFields,
+    context: contextOf(about),
+    attachments: about.attachments,
+  });
+  if (!admission.ok) return void (await refuse(admission.message));
+  const { turn } = admission;
+  const channel = interaction.channel;
+
+  if (!interaction.guildId || !channel) {
+    // A DM (with ALLOW_DMS): no thread; the answer comes through the interaction.
+    await interaction.deferReply();
+    await interaction.editReply({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
+    await turn.run(interactionTarget(interaction));
+    return;
+  }
+  if (about.threadId && about.threadId !== channel.id) {
+    turn.cancel();
+    return void (await refuse(`That message already has a thread: <#${about.threadId}>. Ask there with /ask.`));
+  }
+  const inThread = channel.isThread();
+  const missing = missingPermissions(interaction.appPermissions, inThread ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
+  if (missing.length > 0) {
+    turn.cancel();
+    logger.warn({ ...logFields, missing }, 'Ask about this message: cannot open or post in a thread here; refused before any model call');
+    return void (await refuse(missingPermissionsSentence(missing, inThread ? 'answer in this thread' : 'open a thread on that message')));
+  }
+  if (inThread && channel.locked) {
+    turn.cancel();
+    return void (await refuse('This thread is locked, so I cannot answer here.'));
+  }
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  try {
+    const thread = inThread
+      ? channel
+      : 'threads' in channel
+        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text), autoArchiveDuration: 1440 })
+        : undefined;
+    if (!thread) throw new Error('this kind of channel has no threads');
+    const announced = await thread.send({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
+    await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
+    await runIn(interaction, turn, thread, announced);
+  } catch (error) {
+    turn.cancel();
+    logger.warn({ err: error, ...logFields }, 'Ask about this message: could not open a thread');
+    await interaction.editReply({ content: `I could not open a thread on that message: ${error instanceof Error ? error.message : String(error)}. Nothing was asked.` }).catch(() => undefined);
+  }
+}
+
+async function runIn(interaction: ModalSubmitInteraction, turn: AdmittedTurn, thread: Parameters<typeof threadTarget>[0], announced: Message): Promise<void> {
+  const outcome = await turn.run(threadTarget(thread), { reply: { channelId: announced.channelId, messageId: announced.id } });
+  const notice = outcome.busy ?? outcome.unable ?? outcome.stopped;
+  if (notice) await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
+}
+
+function headline(name: string, question: string): string {
+  const q = question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question;
+  return fitMessage(`**${escapeDisplayName(name)}** asked about this message: ${q}`);
+}

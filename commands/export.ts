@@ -1,0 +1,86 @@
+/**
+ * /export — in a bot thread: its conversation with every step (who asked what and when, thoughts, tool
+ * calls, results, answers, tokens), attached as Markdown and as JSON, for the member who asked only.
+ * Where the bot may not attach files it says so and shows the most recent part that fits a message.
+ */
+import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
+import type { Command } from '../src/discord/command.js';
+import { buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/conversation-export.js';
+import { displayNameOf } from '../src/discord/interaction-info.js';
+import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/split-message.js';
+import { NO_MENTIONS } from '../src/discord/turn-target.js';
+import { describeError } from '../src/errors.js';
+
+export const exportCommand: Command = {
+  data: new SlashCommandBuilder()
+    .setName('export')
+    .setDescription('Export this thread\'s conversation and steps as Markdown and JSON (only you see it).')
+    .setContexts(InteractionContextType.Guild),
+
+  async execute(interaction, { conversations, logger, now }) {
+    const channel = interaction.channel;
+    const private_ = { flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as const;
+    if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
+      await interaction.reply({ content: 'Use /export inside a thread I started (one made by /ask).', ...private_ });
+      return;
+    }
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    let conversation;
+    try {
+      conversation = await conversations.load(channel.id);
+    } catch (error) {
+      logger.error({ err: error, threadId: channel.id }, 'could not load a conversation for /export');
+      await interaction.editReply({ content: `I could not read this thread's memory (${describeError(error)}). Try again in a moment.`, allowedMentions: NO_MENTIONS });
+      return;
+    }
+    if (conversation.messages.length === 0) {
+      await interaction.editReply({ content: 'This thread has no saved conversation to export (it may have been reset with /reset).', allowedMentions: NO_MENTIONS });
+      return;
+    }
+    const data = buildExport(conversation, {
+      threadName: channel.name,
+      guildId: interaction.guildId ?? undefined,
+      exportedBy: displayNameOf(interaction.member, interaction.user),
+      botName: interaction.client.user.username,
+      now: now(),
+    });
+    const summary = `The conversation of this thread: ${data.exchanges.length} exchange${data.exchanges.length === 1 ? '' : 's'}, ${data.usage.totalTokens.toLocaleString('en-US')} tokens.`;
+    const markdown = exportMarkdown(data);
+    const json = exportJson(data);
+    const limit = interaction.attachmentSizeLimit;
+    const canAttach = interaction.appPermissions.has(PermissionFlagsBits.AttachFiles);
+    if (canAttach && Buffer.byteLength(markdown) <= limit && Buffer.byteLength(json) <= limit) {
+      const name = `threadwise-${channel.id}`;
+      await interaction.editReply({
+        content: summary,
+        files: [
+          new AttachmentBuilder(Buffer.from(markdown, 'utf8'), { name: `${name}.md`, description: 'The conversation, readable' }),
+          new AttachmentBuilder(Buffer.from(json, 'utf8'), { name: `${name}.json`, description: 'The conversation, as data' }),
+        ],
+        allowedMentions: NO_MENTIONS,
+      });
+      return;
+    }
+    const why = canAttach
+      ? 'The export is larger than the files I may send here'
+      : 'I may not attach files here (I am missing the Attach Files permission; a moderator can grant it)';
+    await interaction.editReply({ content: inlineExport(data, `${why}, so here is the most recent part that fits in a message:`), allowedMentions: NO_MENTIONS });
+  },
+};
+
+/** As many of the most recent exchanges as fit in one message under `intro`; at least the start of the last one. */
+export function inlineExport(data: ConversationExport, intro: string): string {
+  const room = MESSAGE_LIMIT - intro.length - 2;
+  const sections: string[] = [];
+  let used = 0;
+  for (let i = data.exchanges.length - 1; i >= 0; i--) {
+    const section = exchangeMarkdown(data.exchanges[i]!, i + 1);
+    if (used + section.length + 2 > room) {
+      if (sections.length === 0) sections.push(closeOpenFence(fitMessage(section, room - 5)));
+      break;
+    }
+    sections.unshift(section);
+    used += section.length + 2;
+  }
+  return `${intro}\n\n${sections.join('\n\n')}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * A crash mid-run, for real: the bot runs as a child process (`node --import tsx app/main.ts`, as
+ * `npm start` does) with a SQLite file, is killed with SIGKILL while a run waits on the model, and is
+ * started again. The dead run's Stop button must end up disabled and its reply must say it was
+ * interrupted.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
+import { FakeDiscord } from '../fake-discord/index.js';
+import { FakeOpenAIServer } from '../fakes/openai-server.js';
+import { startBotProcess, type BotProcess } from '../ops/helpers/bot-process.js';
+
+let fake: FakeDiscord | undefined;
+let model: FakeOpenAIServer | undefined;
+const bots: BotProcess[] = [];
+let dir: string | undefined;
+afterEach(async () => {
+  for (const bot of bots.splice(0)) await bot.stop('SIGKILL');
+  await fake?.close();
+  await model?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  fake = model = dir = undefined;
+});
+
+type Button = { type: number; custom_id?: string; disabled?: boolean };
+const buttonsOf = (m: { components: unknown[] }) => (m.components as Array<{ components: Button[] }>).flatMap((row) => row.components);
+
+describe('after a crash', () => {
+  it('SIGKILL mid-run, restart: the dead run\'s Stop button is disabled and its reply says it was interrupted', async () => {
+    fake = await FakeDiscord.start({ log: () => undefined, idBaseTime: Date.now() });
+    fake.registerCommands(commands.map((c) => c.data.toJSON()));
+    model = await FakeOpenAIServer.start();
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'threadwise-crash-'));
+    const start = () => {
+      const bot = startBotProcess(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(process.cwd(), 'app/main.ts')], {
+        cwd: dir!,
+        env: {
+          DISCORD_TOKEN: fake!.token, DISCORD_API_BASE_URL: fake!.apiUrl, OPENAI_BASE_URL: model!.baseURL, OPENAI_API_KEY: 'k',
+          AGENT_PROTOCOL: 'native', OPENAI_MAX_RETRIES: '0', KEYV_URL: 'sqlite://data/bot.sqlite', LOG_LEVEL: 'info',
+          WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php', CALCULATOR_WORKERS: '1',
+        },
+      });
+      bots.push(bot);
+      return bot;
+    };
+
+    const first = start();
+    await first.waitFor(/threadwise is running/, 60_000);
+    model.script(
+      { content: 'First, the time.', toolCalls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }] },
+      { content: 'Still thinking…', delayMs: 120_000 },
+    );
+    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it, slowly?' } });
+    const thread = await fake.waitForThread(() => true, 20_000);
+    const log = await fake.waitForMessage((m) => m.channelId === thread.id && m.content.includes('↳ result'), 20_000);
+    await fake.waitFor(() => model!.requests.length === 2, 10_000);
+    expect(buttonsOf(log)).toEqual([expect.objectContaining({ custom_id: expect.stringMatching(/^stop:/) })]);
+    expect(buttonsOf(log)[0]!.disabled).not.toBe(true);
+    await new Promise((r) => setTimeout(r, 500)); // the journal's writes land (they never wait on Discord)
+
+    expect(await first.stop('SIGKILL')).toBeNull();
+    const reply = fake.message(interaction.originalMessageId!)!;
+    expect(reply.content).not.toContain('Interrupted');
+
+    const second = start();
+    await second.waitFor(/threadwise is running/, 60_000);
+    await fake.waitFor(() => reply.content.includes('Interrupted'), 20_000);
+    expect(reply.content).toMatch(/asked: What time is it, slowly\?\n-# ⏹️ Interrupted: the bot restarted before this run finished\. Ask again to get an answer\.$/);
+    await fake.waitFor(() => buttonsOf(log)[0]?.disabled === true, 10_000);
+    expect(buttonsOf(log)).toEqual([expect.objectContaining({ custom_id: buttonsOf(log)[0]!.custom_id, disabled: true })]);
+    expect(log.content).toContain('↳ result'); // only the button changed
+    await second.waitFor(/found 1 run\(s\) interrupted by the last stop/, 10_000);
+
+    // Cleared: a clean restart finds nothing more to tidy up.
+    expect(await second.stop('SIGTERM')).toBe(0);
+    const third = start();
+    await third.waitFor(/threadwise is running/, 60_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(third.output()).not.toMatch(/interrupted by the last stop/);
+    expect(await third.stop('SIGTERM')).toBe(0);
+  }, 240_000);
+});
