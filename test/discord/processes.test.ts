@@ -19,7 +19,8 @@ describe('npm run deploy-commands', () => {
     });
     expect(stdout).toMatch(/Registered \d+ commands \(\/ask, \/reset, \/help.*\) in server \d+/);
     // A message-menu command is named as people find it, not as a slash command.
-    expect(stdout).toContain('/kb, Apps → Add to knowledge base (on a message)');
+    expect(stdout).toContain('Apps → Add to knowledge base (on a message)');
+    expect(stdout).toContain('Apps → Ask about this message (on a message)');
     expect(stdout).not.toContain('/Add to knowledge base');
     expect(code).toBe(0);
     const names = fake.commands(fake.defaults.guildId).map((c) => c.name);
