@@ -19,6 +19,7 @@ import { silentLogger } from '../src/logger.js';
 import { createToolPolicy, offerOnlyWhere, type AllowedTools, type PolicyTool, type RunScope } from '../src/policy/index.js';
 import { createStorage, type Storage } from '../src/state/index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
+import { dropKnowledgeTables } from './knowledge.js';
 
 const CALLS = 2_000;
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -92,10 +93,7 @@ export async function benchKnowledgeOffer(): Promise<BenchSection> {
       } finally {
         await pgKb.close();
         await pgStorage.close();
-        const client = new pg.Client({ connectionString: POSTGRES_URL });
-        await client.connect();
-        await client.query(`DROP TABLE IF EXISTS ${prefix}passages, ${prefix}documents`);
-        await client.end();
+        await dropKnowledgeTables(prefix);
       }
     } else {
       notes.push(`PostgreSQL at ${POSTGRES_URL} not reachable: skipped.`);

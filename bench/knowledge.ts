@@ -190,10 +190,7 @@ export async function benchKnowledge(): Promise<BenchSection> {
       } finally {
         await pgKb.close();
         await pgBaseline.close();
-        const client = new pg.Client({ connectionString: POSTGRES_URL });
-        await client.connect();
-        await client.query(`DROP TABLE IF EXISTS ${prefix}passages, ${prefix}documents`);
-        await client.end();
+        await dropKnowledgeTables(prefix);
       }
     } else {
       notes.push(`PostgreSQL at ${POSTGRES_URL} not reachable: skipped.`);
@@ -211,4 +208,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { printSection } = await import('./stats.js');
   printSection(await benchKnowledge());
   process.exit(0);
+}
+
+/** Remove a bench run's knowledge tables from the PostgreSQL test database. */
+export async function dropKnowledgeTables(prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP TABLE IF EXISTS ${prefix}passages, ${prefix}documents`);
+  await client.end();
 }
