@@ -12,14 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { createDocumentPresence } from '../src/knowledge/document-presence.js';
 import { openKnowledgeBase, type KnowledgeBase } from '../src/knowledge/index.js';
 import { silentLogger } from '../src/logger.js';
 import { createToolPolicy, offerOnlyWhere, type AllowedTools, type PolicyTool, type RunScope } from '../src/policy/index.js';
 import { createStorage, type Storage } from '../src/state/index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
-import { dropKnowledgeTables } from './knowledge.js';
+import { dropKnowledgeTables, postgresReachable } from './knowledge.js';
 
 const CALLS = 2_000;
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -54,18 +53,6 @@ async function measure(storage: Storage, kb: KnowledgeBase, engine: string): Pro
     'µs per step (p50 / p95)': `${fmt(p(times[w]!, 50), 0)} / ${fmt(p(times[w]!, 95), 0)}`,
     'ours / baseline (p50)': w === 0 ? '1.00' : fmt(p(times[w]!, 50) / p(base, 50), 2),
   }));
-}
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 1_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
 }
 
 /** The section: one set of rows per reachable database. */

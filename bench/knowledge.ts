@@ -155,7 +155,8 @@ async function benchEngine(engine: string, kb: KnowledgeBase, baseline: Baseline
   ];
 }
 
-async function postgresReachable(): Promise<boolean> {
+/** Whether the PostgreSQL test database answers within a second. */
+export async function postgresReachable(): Promise<boolean> {
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 1_000 });
   try {
     await client.connect();

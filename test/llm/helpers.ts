@@ -1,3 +1,4 @@
+import { ModelError } from '../../src/errors.js';
 import { OpenAIChatModel } from '../../src/llm/openai-model.js';
 import type { ModelConfig } from '../../src/config.js';
 import type { ModelDelta, ModelRequest } from '../../src/agent/types.js';
@@ -24,4 +25,15 @@ export function recording(extra: Partial<ModelRequest> = {}) {
   const deltas: ModelDelta[] = [];
   const request: ModelRequest = { messages: ask, onDelta: (d) => deltas.push(d), ...extra };
   return { request, deltas, text: (kind: ModelDelta['kind']) => deltas.filter((d) => d.kind === kind).map((d) => d.text).join('') };
+}
+
+/** The ModelError a request fails with; any other outcome fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ModelError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
 }

@@ -1,20 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/errors.js';
 import type { ToolSchema } from '../../src/agent/types.js';
 import { FakeOpenAIServer, type ScriptedError } from '../fakes/openai-server.js';
-import { clientFor, recording } from './helpers.js';
+import { clientFor, recording, failure } from './helpers.js';
 
 const TOOLS: ToolSchema[] = [{ type: 'function', function: { name: 'wikipedia', description: 'Search Wikipedia', parameters: { type: 'object', properties: {} } } }];
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ModelError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 type Wording = [server: string, source: string, reply: ScriptedError];
 

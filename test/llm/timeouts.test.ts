@@ -1,21 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../src/errors.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
-import { clientFor, recording } from './helpers.js';
+import { clientFor, recording, failure } from './helpers.js';
 
 // Scaled down: the old whole-request limit (OPENAI_TIMEOUT_MS, 60 s) becomes 400 ms, the idle limit 300 ms.
 const OLD_LIMIT_MS = 400;
 const IDLE_MS = 300;
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ModelError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('time limits on a streamed reply', () => {
   let server: FakeOpenAIServer;
