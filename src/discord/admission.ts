@@ -8,7 +8,7 @@
 import { cleanText, isBlankQuestion } from '../agent/clean-text.js';
 import type { Logger } from '../logger.js';
 import { effectiveLimits, refusalText, type RunScope } from '../policy/index.js';
-import type { EffectiveLimits, GuildSettingsStore, LimitName, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
+import type { AdmitOptions, EffectiveLimits, GuildSettingsStore, LimitName, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
 
 export interface AdmissionRules {
   limiter: UsageLimiter;
@@ -23,7 +23,7 @@ export interface AdmissionRules {
 /** Admitted (the cleaned text, the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
 export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
 
-export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string): Promise<Decision> {
+export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string, options?: AdmitOptions): Promise<Decision> {
   const text = cleanText(rawText).trim();
   if (isBlankQuestion(text)) return { ok: false, message: 'Your message has nothing I can read (it is empty, or only invisible or control characters). Write your question in words.' };
   if ([...text].length > rules.questionMaxChars) {
@@ -36,7 +36,7 @@ export async function decide(rules: AdmissionRules, scope: RunScope, rawText: st
   let admission;
   try {
     limits = await limitsFor(rules, scope);
-    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, limits);
+    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, limits, options);
   } catch (error) {
     // Closed, not open: without the counters nothing would stop one member spending the owner's account.
     rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');

@@ -1,8 +1,8 @@
 /**
  * Follow-ups in a bot thread. With the Message Content intent any message there continues the
  * conversation; without it Discord only shows the bot messages that mention it, so those do.
- * Files attached to the message come with it. Messages that arrive during a run wait in the thread's
- * queue and are answered in order.
+ * Files attached to the message come with it. Messages that arrive during a run wait and are answered
+ * together by the thread's next turn (follow-up-batches.ts); each gets 👀 when a turn takes it.
  */
 import type { Message } from 'discord.js';
 import type { Logger } from '../logger.js';
@@ -44,14 +44,20 @@ export async function handleFollowUp(message: Message, turns: Turns, messageCont
     logger?.warn({ ...logFields, problem }, 'follow-up not answered: the bot cannot post in this thread (no model call made)');
     return;
   }
-  const admission = await turns.admit({
-    scope: scopeOf(message, message.member),
-    author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
-    text,
-    logFields,
-    attachments: attachmentsOf(message),
+  await turns.followUp(threadTarget(thread), {
+    request: {
+      scope: scopeOf(message, message.member),
+      author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
+      text,
+      logFields,
+      attachments: attachmentsOf(message),
+    },
+    // Not awaited by the turn: a reaction must never hold up the answer (and needs Add Reactions).
+    taken: () => void message.react(TAKEN_REACTION).catch(() => undefined),
+    // Refused, or the thread too busy to take it: the person is told why, under their message.
+    tell: (notice) => message.reply({ content: notice, allowedMentions: NO_MENTIONS }).then(() => undefined, () => undefined),
   });
-  // Refused, or the thread too busy to take it: the person is told why, under their message.
-  const notice = admission.ok ? (await admission.turn.run(threadTarget(thread))).busy : admission.message;
-  if (notice) await message.reply({ content: notice, allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }
+
+/** Put under a follow-up when a turn takes it: "seen, being answered". */
+export const TAKEN_REACTION = '👀';

@@ -20,6 +20,8 @@ export interface ActiveRun {
   guildId?: string;
   /** The member whose message started the run; they may stop it. */
   starterId: string;
+  /** Everyone whose message the run answers (a busy thread's batch); each may stop it. Default: the starter. */
+  askers?: string[];
   controller: AbortController;
   /** Why it was stopped, once it was. */
   stopCause?: StopCause;
@@ -49,7 +51,7 @@ export class RunRegistry {
   }
 
   /** Register a run; call the returned `finish` when it has posted its last message. */
-  start(info: { threadId: string; guildId?: string; starterId: string; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
+  start(info: { threadId: string; guildId?: string; starterId: string; askers?: string[]; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     const run: ActiveRun = {

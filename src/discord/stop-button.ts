@@ -14,7 +14,8 @@ export async function handleStopButton(interaction: ButtonInteraction, { runs, l
     return;
   }
   const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
-  if (interaction.user.id !== run.starterId && !moderator) {
+  const asker = interaction.user.id === run.starterId || (run.askers?.includes(interaction.user.id) ?? false);
+  if (!asker && !moderator) {
     await interaction.reply({ content: 'Only the person who asked, or a moderator, can stop this run.', flags: MessageFlags.Ephemeral });
     return;
   }

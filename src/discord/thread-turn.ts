@@ -3,7 +3,7 @@
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
 import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
-import { cleanText } from '../agent/clean-text.js';
+import { cleanText, escapeDisplayName } from '../agent/clean-text.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
 import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
@@ -18,14 +18,22 @@ import { TurnView, typingIndicator } from './turn-view.js';
 import { turnInput } from './turn-input.js';
 import type { TurnTarget } from './turn-target.js';
 import { describeDiscordError } from './discord-errors.js';
-import type { TurnDeps, TurnRequest } from './turns.js';
+import type { TurnDeps, TurnMessage, TurnRequest } from './turns.js';
 import { closedThreadNote } from './thread-closure.js';
 import { isThreadClosed, type ActiveRun, type StopCause } from './run-registry.js';
 
 export const STOP_PREFIX = 'stop:';
 
-/** A turn ready to run: where it posts, the channel's settings, and its usage ticket. */
-export interface TurnRun extends TurnRequest {
+/** A turn ready to run: the messages it answers, where it posts, the channel's settings, and its usage ticket. */
+export interface TurnRun extends Omit<TurnRequest, keyof TurnMessage> {
+  /** The member whose slot and tokens the turn uses: they may Continue it. */
+  author: TurnMessage['author'];
+  /** The messages answered, in arrival order (several when people posted while the thread was busy). */
+  messages: TurnMessage[];
+  /** Everyone whose message the turn answers: each may stop it or decide its approvals. */
+  askers: string[];
+  /** The tools the turn may use, read at each step. */
+  allowedTools: () => Promise<ReadonlySet<string>>;
   target: TurnTarget;
   display: DisplayLevel;
   maxSteps: number;
@@ -73,8 +81,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   const log = deps.logger.child(request.logFields);
   const key = target.conversationKey;
   // Images go only to a model that takes them: the one that answers here.
-  const input = await turnInput(deps.attachments, request, request.model);
-  const userMessage: NewMessage = { role: 'user', content: input.content, author: request.author, at: deps.now().getTime() };
+  const inputs = await Promise.all(request.messages.map((m) => turnInput(deps.attachments, m, request.model)));
+  const at = deps.now().getTime();
+  const userMessages: NewMessage[] = inputs.map((input, i) => ({ role: 'user', content: input.content, author: request.messages[i]!.author, at }));
 
   let stored: StoredMessage[] = [];
   if (key) {
@@ -88,7 +97,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       return { failure };
     }
   }
-  const all = [...stored, { ...userMessage, at: userMessage.at! }];
+  const all = [...stored, ...userMessages.map((m) => ({ ...m, at }))];
   const trimmed = trimHistory(toModelMessages(all), {
     budget: deps.historyTokenBudget,
     // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
@@ -96,13 +105,14 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     counter: deps.tokenCounter,
   });
 
-  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, reply: request.reply });
+  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, askers: request.askers, reply: request.reply });
   const sink = messagesIn(target, run);
   const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true });
   const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.answerEditIntervalMs });
   const typing = typingIndicator(() => target.typing());
   const view = new TurnView(steps, answer, typing, request.display);
-  if (input.notice) steps.append(input.notice);
+  if (request.messages.length > 1) steps.append(batchNote(request.messages));
+  for (const input of inputs) if (input.notice) steps.append(input.notice);
   if (trimmed.droppedTurns > 0) {
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }
@@ -114,7 +124,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     const agentRun = deps.engine.run({
       tokenBudget: Number.isFinite(budget) ? budget : undefined,
       messages: trimmed.messages,
-      allowedTools: () => deps.allowedTools(scope),
+      allowedTools: request.allowedTools,
       maxSteps: request.maxSteps,
       model: deps.modelFor(request.model),
       instructions: instructionsFor(request.persona),
@@ -141,7 +151,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     }
     result = await agentRun.result;
     await steps.close();
-    return await finishTurn(deps, request, result, userMessage, answer, run.stopCause);
+    return await finishTurn(deps, request, result, userMessages, answer, run.stopCause);
   } finally {
     typing.close();
     await steps.close();
@@ -153,6 +163,18 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       log.error({ runId: run.id }, 'the model account is out of credit: every question fails until the operator adds credit or billing at the model provider (or points OPENAI_API_KEY at an account that has it)');
     }
   }
+}
+
+/** The step log's first line when a turn answers several messages at once: whose, so each person sees theirs was taken. */
+function batchNote(messages: readonly TurnMessage[]): string {
+  const counts = new Map<string, { name: string; n: number }>();
+  for (const { author } of messages) {
+    const entry = counts.get(author.id) ?? { name: author.name, n: 0 };
+    entry.n++;
+    counts.set(author.id, entry);
+  }
+  const who = [...counts.values()].map(({ name, n }) => `${escapeDisplayName(name)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
+  return `-# 📨 Answering ${messages.length} messages together: ${who}`;
 }
 
 /** The step log's and the answer's messages, as the turn's target takes them. */
@@ -185,14 +207,14 @@ function messagesIn(target: TurnTarget, run: ActiveRun) {
   };
 }
 
-async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessage: NewMessage, answer: AnswerStream<Message>, stopCause?: StopCause): Promise<TurnOutcome> {
+async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessages: NewMessage[], answer: AnswerStream<Message>, stopCause?: StopCause): Promise<TurnOutcome> {
   const { target } = request;
   const key = target.conversationKey;
   // Save first: the memory must hold this turn even if Discord refuses the answer message.
   let saveError: unknown;
   if (key) {
     try {
-      await deps.conversations.append(key, [userMessage, ...result.messages], result.usage);
+      await deps.conversations.append(key, [...userMessages, ...result.messages], result.usage);
     } catch (error) {
       saveError = error;
       deps.logger.error({ err: error, threadId: key }, 'could not save the conversation');

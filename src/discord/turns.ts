@@ -16,7 +16,9 @@ import type { Logger } from '../logger.js';
 import type { AllowedTools, ApprovalMode, ChannelSettings, RunScope } from '../policy/index.js';
 import type { ApprovalRegistry } from './approvals.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
+import { refusalText } from '../policy/index.js';
 import { decide, type AdmissionRules } from './admission.js';
+import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import type { AttachmentReader, AttachmentRef } from './attachments.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
@@ -61,17 +63,21 @@ export interface TurnDeps {
   };
 }
 
-/** A person's message that should start a turn. */
-export interface TurnRequest {
-  scope: RunScope;
+/** One person's message in a turn. */
+export interface TurnMessage {
   author: Author;
   text: string;
-  /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
-  logFields: Record<string, string | undefined>;
   /** Files that came with the message, read for the model when the turn runs. */
   attachments?: readonly AttachmentRef[];
   /** Text the question is about (the message behind "Ask about this message"), put after it. */
   context?: string;
+}
+
+/** A person's message that should start a turn. */
+export interface TurnRequest extends TurnMessage {
+  scope: RunScope;
+  /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
+  logFields: Record<string, string | undefined>;
   /** The bot's message that announced the turn (the /ask reply): edited after a crash to say the run was interrupted. */
   reply?: { channelId: string; messageId: string };
 }
@@ -88,11 +94,45 @@ export interface AdmittedTurn {
 
 export type Admission = { ok: true; turn: AdmittedTurn } | { ok: false; message: string };
 
+/** A follow-up message in a thread, with how to acknowledge it and answer under it. */
+export interface FollowUp {
+  request: TurnRequest;
+  /** Acknowledge that a turn took the message (a reaction). Never throws. */
+  taken(): void;
+  /** Reply under the message. Never throws. */
+  tell(notice: string): Promise<void>;
+}
+
 export interface Turns {
   admit(request: TurnRequest): Promise<Admission>;
+  /**
+   * A message in a bot thread: admitted at once (a refusal is told under it), then answered by the
+   * thread's next turn together with every other message waiting there (see follow-up-batches.ts).
+   * Resolves once the message is waiting, not when it is answered.
+   */
+  followUp(target: TurnTarget, message: FollowUp): Promise<void>;
+  /** Give up the messages waiting in a thread (`/reset`); how many there were. */
+  dropWaiting(threadId: string): number;
 }
 
 export function createTurns(deps: TurnDeps): Turns {
+  const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.historyTokenBudget / 2)) });
+  const releaseLater = (ticket: UsageTicket) =>
+    void ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
+
+  /** Queue a turn that takes the thread's waiting messages when its time comes. */
+  function schedule(target: TurnTarget, key: string): void {
+    void inQueue(deps, target, () => answerWaiting(deps, batches, target, key, () => schedule(target, key)), WAITING_TURN_MAX_WAIT_MS)
+      .then(async (outcome) => {
+        if (!outcome.busy) return;
+        // The queue gave up on the thread: every message still waiting is told so, none vanishes.
+        const dropped = batches.drop(key);
+        for (const message of dropped) releaseLater(message.ticket);
+        await Promise.all(dropped.map((m) => m.tell(outcome.busy!)));
+      })
+      .catch((error) => deps.logger.error({ err: error, threadId: key }, 'a follow-up turn failed'));
+  }
+
   return {
     async admit(request) {
       const decision = await decide(deps.admission, request.scope, request.text);
@@ -103,7 +143,6 @@ export function createTurns(deps: TurnDeps): Turns {
       const admitted = { ...request, text: decision.text };
       const { ticket } = decision;
       let used = false;
-      const release = () => ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
       return {
         ok: true,
         turn: {
@@ -113,41 +152,139 @@ export function createTurns(deps: TurnDeps): Turns {
             used = true;
             const request = options?.reply ? { ...admitted, reply: options.reply } : admitted;
             try {
-              return await inQueue(deps, target, () => settingsThenRun(deps, request, target, ticket));
+              return await inQueue(deps, target, () => settingsThenRun(deps, { ...request, messages: [request] }, target, ticket));
             } finally {
-              await release();
+              await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
             }
           },
           cancel() {
             if (used) return;
             used = true;
-            void release();
+            releaseLater(ticket);
           },
         },
       };
     },
+
+    async followUp(target, message) {
+      const key = target.conversationKey;
+      if (!key) throw new Error('A follow-up needs a thread.');
+      // The slot is taken when a turn takes the message: waiting in a busy thread is not running.
+      const decision = await decide(deps.admission, message.request.scope, message.request.text, { slot: 'later' });
+      if (!decision.ok) {
+        if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+        await message.tell(decision.message);
+        return;
+      }
+      const added = batches.add(key, { ...message, request: { ...message.request, text: decision.text }, ticket: decision.ticket });
+      if ('refused' in added) {
+        releaseLater(decision.ticket);
+        await message.tell(added.refused);
+        return;
+      }
+      if (added.schedule) schedule(target, key);
+    },
+
+    dropWaiting(threadId) {
+      const dropped = batches.drop(threadId);
+      for (const message of dropped) releaseLater(message.ticket);
+      return dropped.length;
+    },
   };
 }
 
+/** A turn of waiting messages waits behind a long run rather than give its messages up. */
+const WAITING_TURN_MAX_WAIT_MS = 15 * 60_000;
+
 /** A thread's turns run one at a time; a thread busy for too long gets a clear message instead of a hang. */
-async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<TurnOutcome>, maxWaitMs?: number): Promise<TurnOutcome> {
   const key = target.conversationKey;
   if (!key) return job();
   try {
-    return await deps.queue.run(key, job);
+    return await deps.queue.run(key, job, maxWaitMs ? { maxWaitMs } : {});
   } catch (error) {
     if (!(error instanceof ThreadBusyError)) throw error;
     return { busy: error.message };
   }
 }
 
-async function settingsThenRun(deps: TurnDeps, request: TurnRequest, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
+/**
+ * The turn that answers a thread's waiting messages: it takes them (up to the batch caps, scheduling
+ * another turn for the rest), finds whose slot pays for it, and runs once for all of them.
+ */
+async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: TurnTarget, key: string, scheduleMore: () => void): Promise<TurnOutcome> {
+  const { taken, more } = batches.take(key, (text) => deps.tokenCounter.text(text));
+  if (more) scheduleMore();
+  if (taken.length === 0) return {};
+  const release = () => Promise.all(taken.map((m) => m.ticket.release().catch(() => undefined)));
+  try {
+    const problem = target.preflight?.();
+    if (problem) {
+      // Nowhere to say it: the bot cannot post in this thread.
+      deps.logger.warn({ threadId: key, messages: taken.length, problem }, 'follow-ups not answered: the bot cannot post in this thread (no model call made)');
+      return { unable: problem };
+    }
+    // The first member who may start a run now pays for it (their slot, their tokens); the others' messages ride along.
+    let payer: WaitingMessage | undefined;
+    let refusal = '';
+    for (const message of taken) {
+      const held = await message.ticket.hold().catch(() => ({ ok: false as const, storage: true }));
+      if (held.ok) {
+        payer = message;
+        break;
+      }
+      refusal ||= 'storage' in held ? 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' : refusalText(held);
+      if ('limit' in held) deps.onLimitRefusal?.(held.limit);
+    }
+    if (!payer) {
+      await Promise.all(taken.map((m) => m.tell(refusal)));
+      return {};
+    }
+    for (const message of taken) message.taken();
+    const first = payer.request;
+    const messages = taken.map((m) => m.request);
+    return await settingsThenRun(deps, { ...first, messages, askers: [...new Set(messages.map((m) => m.author.id))], scopes: messages.map((m) => m.scope) }, target, payer.ticket);
+  } finally {
+    await release();
+  }
+}
+
+/** What a turn runs: the messages it answers, the scope of the member whose slot it holds, and who asked. */
+type TurnPlan = Omit<TurnRequest, keyof TurnMessage> & Pick<TurnMessage, 'author'> & {
+  messages: TurnMessage[];
+  /** Everyone whose message the turn answers (default: the author): each may stop it. */
+  askers?: string[];
+  /** The scope of each message, when several members asked: the turn gets only tools all of them may use. */
+  scopes?: RunScope[];
+};
+
+async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
   // Checked when the turn's time comes, not when it was queued: a thread can be locked or lose a permission meanwhile.
   const problem = target.preflight?.();
   if (problem) {
-    deps.logger.warn({ ...request.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
+    deps.logger.warn({ ...plan.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
     return { unable: problem };
   }
-  const settings = await deps.channelSettings(request.scope);
-  return runTurn(deps, { ...request, target, display: settings.display, maxSteps: settings.maxSteps, model: settings.model, persona: settings.persona, ticket });
+  const settings = await deps.channelSettings(plan.scope);
+  return runTurn(deps, {
+    ...plan,
+    askers: plan.askers ?? [plan.author.id],
+    allowedTools: allowedForAll(deps, plan.scopes ?? [plan.scope]),
+    target,
+    display: settings.display,
+    maxSteps: settings.maxSteps,
+    model: settings.model,
+    persona: settings.persona,
+    ticket,
+  });
+}
+
+/** The tools every one of the members may use here (one member: theirs), read at each step. */
+function allowedForAll(deps: TurnDeps, scopes: RunScope[]): () => Promise<ReadonlySet<string>> {
+  const distinct = [...new Map(scopes.map((s) => [s.userId, s])).values()];
+  return async () => {
+    const sets = await Promise.all(distinct.map((scope) => deps.allowedTools(scope)));
+    const [first, ...rest] = sets;
+    return new Set([...(first ?? [])].filter((tool) => rest.every((set) => set.has(tool))));
+  };
 }

@@ -37,6 +37,7 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
   const { backend, namespace, ttlMs, now, logger, migrations } = options;
   const serial = new KeyedSerializer();
   const logKey = (threadId: string) => `${namespace}:conv:${checkId('thread', threadId)}`;
+  const starterKey = (threadId: string) => `${namespace}:starter:${checkId('thread', threadId)}`;
 
   async function quarantine(threadId: string, entry: LogEntry, reason: string): Promise<void> {
     const key = `${namespace}:quarantine:conv:${threadId}:${now().getTime()}:${entry.ref.split(':').pop()}`;
@@ -121,6 +122,17 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
     async reset(threadId) {
       const key = logKey(threadId);
       return serial.run(threadId, () => backend.remove(key));
+    },
+    async starter(threadId) {
+      const value: unknown = await backend.keyv.get(starterKey(threadId));
+      return typeof value === 'string' ? value : undefined;
+    },
+    async setStarter(threadId, userId) {
+      const key = starterKey(threadId);
+      // Serialised per thread in this process; a thread is opened by one process, so that is enough.
+      await serial.run(`starter:${threadId}`, async () => {
+        if ((await backend.keyv.get(key)) === undefined) await backend.keyv.set(key, userId);
+      });
     },
   };
 }

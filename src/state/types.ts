@@ -52,8 +52,12 @@ export interface ConversationStore {
    * a later load sees all of it or none of it, and no concurrent append can overwrite it.
    */
   append(threadId: string, messages: readonly NewMessage[], usage?: Usage): Promise<void>;
-  /** Forget the thread. */
+  /** Forget the thread's conversation. Its starter is kept: a reset does not hand the thread to someone else. */
   reset(threadId: string): Promise<void>;
+  /** The member who opened the thread (its `/ask`), or undefined for a thread that never recorded one. */
+  starter(threadId: string): Promise<string | undefined>;
+  /** Record who opened the thread; the first record stands (a later call changes nothing). */
+  setStarter(threadId: string, userId: string): Promise<void>;
 }
 
 /** Per-guild settings, one versioned record per guild. */

@@ -4,6 +4,8 @@
  * against the fake Discord, the real openai SDK against the fake model server, the real tools, tool
  * policy and storage (in memory unless a URL is given).
  */
+import { readFileSync } from 'node:fs';
+import { parse } from 'dotenv';
 import { startApp, type App } from '../../app/app.js';
 import { commands } from '../../commands/index.js';
 import { WRITING_MARK } from '../../src/discord/answer-stream.js';
@@ -19,7 +21,21 @@ export function isFinalAnswer(m: { content: string }): boolean {
   return m.content.startsWith('### Answer') && !m.content.includes(WRITING_MARK.trim());
 }
 
+/**
+ * The settings `.env.example` ships (limits on, streaming on, HISTORY_TOKEN_BUDGET 8000, AGENT_PROTOCOL
+ * auto, ...), for tests that must hold with the production defaults. Empty values are left out (unset).
+ */
+export function productionDefaults(): Record<string, string> {
+  const shipped = parse(readFileSync(new URL('../../.env.example', import.meta.url)));
+  return Object.fromEntries(Object.entries(shipped).filter(([, value]) => value !== ''));
+}
+
 export interface HarnessOptions {
+  /**
+   * Start from `.env.example`'s values instead of the test defaults; only what a test must change (the
+   * fakes' addresses, the test's own `env`) differs. The storage stays in memory unless `keyvUrl` says.
+   */
+  production?: boolean;
   fake?: FakeDiscordOptions;
   messageContent?: boolean;
   keyvUrl?: string;
@@ -35,6 +51,18 @@ export interface HarnessOptions {
   allowLoopbackUrls?: boolean;
 }
 
+/** What the end-to-end tests run with unless they ask for the production defaults: fast timeouts, native tool calls. */
+const TEST_DEFAULTS: Record<string, string> = {
+  OPENAI_MODEL: 'gpt-4o-mini',
+  OPENAI_TIMEOUT_MS: '5000',
+  AGENT_PROTOCOL: 'native',
+  TOOL_TIMEOUT_MS: '5000',
+  RUN_TIMEOUT_MS: '30000',
+  TOOL_OUTPUT_MAX_CHARS: '2000',
+  KEYV_URL: 'memory:',
+  HISTORY_TOKEN_BUDGET: '4000',
+};
+
 export interface Harness {
   fake: FakeDiscord;
   model: FakeOpenAIServer;
@@ -47,19 +75,14 @@ export interface Harness {
 export async function startHarness(options: HarnessOptions = {}, reuse?: { fake: FakeDiscord; model: FakeOpenAIServer }): Promise<Harness> {
   const fake = reuse?.fake ?? (await FakeDiscord.start({ log: () => undefined, ...options.fake }));
   const model = reuse?.model ?? (await FakeOpenAIServer.start());
+  const testDefaults = options.production ? { ...productionDefaults(), KEYV_URL: 'memory:' } : TEST_DEFAULTS;
   const config = loadConfig({ needDiscord: true, dotenvDir: false }, {
+    ...testDefaults,
     OPENAI_API_KEY: 'k',
     OPENAI_BASE_URL: model.baseURL,
-    OPENAI_MODEL: 'gpt-4o-mini',
-    OPENAI_TIMEOUT_MS: '5000',
-    OPENAI_MAX_RETRIES: String(options.maxRetries ?? 0),
+    ...(options.maxRetries !== undefined || !options.production ? { OPENAI_MAX_RETRIES: String(options.maxRetries ?? 0) } : {}),
     OPENAI_MAX_RETRY_WAIT_MS: '20',
-    AGENT_PROTOCOL: 'native',
-    TOOL_TIMEOUT_MS: '5000',
-    RUN_TIMEOUT_MS: '30000',
-    TOOL_OUTPUT_MAX_CHARS: '2000',
-    KEYV_URL: options.keyvUrl ?? 'memory:',
-    HISTORY_TOKEN_BUDGET: '4000',
+    ...(options.keyvUrl ? { KEYV_URL: options.keyvUrl } : {}),
     DISCORD_TOKEN: fake.token,
     DISCORD_API_BASE_URL: fake.apiUrl,
     DISCORD_MESSAGE_CONTENT: String(options.messageContent ?? true),

@@ -3,7 +3,7 @@
  * backend; compute the limits with `effectiveLimits` (src/policy/limits.ts); call `admit` before any
  * model call, `ticket.record` after each, `ticket.release` when the run ends.
  */
-export { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
+export { createUsageLimiter, type AdmitOptions, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
 export type {
   Admission,
   EffectiveLimits,

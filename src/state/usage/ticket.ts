@@ -5,7 +5,8 @@
 import type { Usage } from '../../agent/types.js';
 import { utcDay, type CounterStore } from './counter-store.js';
 import { costNanoUsd, type PriceTable } from './model-prices.js';
-import type { EffectiveLimits, RecordResult, UsageSubject, UsageTicket, UsageTotals } from './types.js';
+import type { LeaseResult } from './counter-store.js';
+import type { EffectiveLimits, RecordResult, Refusal, UsageSubject, UsageTicket, UsageTotals } from './types.js';
 
 /** What every ticket of one limiter shares. */
 export interface TicketDeps {
@@ -16,13 +17,17 @@ export interface TicketDeps {
   prune(day: string): void;
 }
 
-/** One admitted run. `holder` is set when it holds a concurrency lease. */
+/** One admitted run. `holder` is set when the run needs a concurrency lease; `held` when it has it. */
 export interface TicketSpec {
   id: string;
   subject: UsageSubject;
   limits: EffectiveLimits;
   scope: string;
   holder?: string;
+  held?: boolean;
+  /** Take the lease (for a ticket admitted with its slot taken later). */
+  acquire?: () => Promise<LeaseResult>;
+  where?: Refusal['where'];
 }
 
 /** Tokens left under the caps that apply; Infinity when none does. */
@@ -37,6 +42,7 @@ export function tokensLeft(limits: EffectiveLimits, member: UsageTotals, guild: 
 export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
   let runCounted = false;
   let released = false;
+  let held = spec.held ?? false;
   const { subject, limits } = spec;
   return {
     id: spec.id,
@@ -67,10 +73,18 @@ export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
       const { member, guild } = await deps.counters.totals(utcDay(deps.now()), spec.scope, subject.userId);
       return tokensLeft(limits, member, guild);
     },
+    async hold() {
+      if (held || released || !spec.holder || !spec.acquire) return { ok: true };
+      const lease = await spec.acquire();
+      if (!lease.ok) return { ok: false, limit: 'concurrentRuns', current: lease.held, max: limits.concurrentRuns, resetsAt: null, where: spec.where ?? 'server' };
+      held = true;
+      return { ok: true };
+    },
     // A failed release is not retried: the lease expires by itself after `leaseMs`.
     async release() {
       if (released || !spec.holder) return;
       released = true;
+      if (!held) return;
       await deps.counters.release(spec.holder, spec.id);
     },
   };

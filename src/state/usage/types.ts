@@ -81,6 +81,11 @@ export interface UsageTicket {
   record(usage: Usage, model: string): Promise<RecordResult>;
   /** The smaller of the member's and the server's daily budget left; Infinity when neither applies. */
   remainingTokens(): Promise<number>;
+  /**
+   * Take the run's concurrency slot now, for a ticket admitted with `slot: 'later'` (a no-op when it holds
+   * one already, or needs none). Refused when the member has their limit of runs in flight.
+   */
+  hold(): Promise<{ ok: true } | ({ ok: false } & Refusal)>;
   /** Free the run's concurrency slot. Idempotent; a crashed process's slot frees itself after the lease. */
   release(): Promise<void>;
 }

@@ -34,14 +34,23 @@ export interface UsageLimiterOptions {
 
 /** Admission, accounting and reports. Every method may throw StorageError. */
 export interface UsageLimiter {
-  /** Decide, before any model call, whether `subject` may start a run under `limits`. */
-  admit(subject: UsageSubject, limits: EffectiveLimits): Promise<Admission>;
+  /**
+   * Decide, before any model call, whether `subject` may start a run under `limits`. With `slot: 'later'`
+   * the concurrency slot is not taken now but by `ticket.hold()` when the run starts: a message that waits
+   * in a busy thread's queue is not running, so it must not count against the member's runs in flight.
+   */
+  admit(subject: UsageSubject, limits: EffectiveLimits, options?: AdmitOptions): Promise<Admission>;
   /** A member's usage today, what is left, and their runs this hour and in flight. */
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
   /** Close the limiter's own connections (the backend's stay open). */
   close(): Promise<void>;
+}
+
+/** How `admit` treats the concurrency slot: taken at once (default), or by `ticket.hold()` when the run starts. */
+export interface AdmitOptions {
+  slot?: 'now' | 'later';
 }
 
 /** Open the limiter over an open backend, creating its tables if needed. */
@@ -62,7 +71,7 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
     },
   };
   return {
-    async admit(subject, limits) {
+    async admit(subject, limits, admitOptions = {}) {
       const at = now();
       const scope = scopeOf(subject.guildId);
       const where = subject.guildId === null ? 'dm' : 'server';
@@ -79,9 +88,14 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
 
       const holder = `${scope}:${subject.userId}`;
       const leaseId = randomUUID();
+      const slotted = !limits.exempt && limits.concurrentRuns > 0;
+      const acquire = () => {
+        const from = now().getTime();
+        return counters.acquire(holder, leaseId, limits.concurrentRuns, from, from + options.leaseMs);
+      };
       let leased = false;
-      if (!limits.exempt && limits.concurrentRuns > 0) {
-        const lease = await counters.acquire(holder, leaseId, limits.concurrentRuns, at.getTime(), at.getTime() + options.leaseMs);
+      if (slotted && admitOptions.slot !== 'later') {
+        const lease = await acquire();
         if (!lease.ok) return refuse({ limit: 'concurrentRuns', current: lease.held, max: limits.concurrentRuns, resetsAt: null });
         leased = true;
       }
@@ -99,7 +113,10 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
           return refuse({ limit: 'runsPerHour', current: Math.min(hour.count - 1, limits.runsPerHour), max: limits.runsPerHour, resetsAt: hour.resetsAt });
         }
       }
-      return { ok: true, ticket: createTicket(deps, { id: leaseId, subject, limits, holder: leased ? holder : undefined, scope }) };
+      return {
+        ok: true,
+        ticket: createTicket(deps, { id: leaseId, subject, limits, scope, holder: slotted ? holder : undefined, held: leased, acquire, where }),
+      };
     },
 
     async memberUsage(subject, limits) {
