@@ -29,25 +29,25 @@ export const ask: Command = {
     .addStringOption((o) => o.setName('question').setDescription('What do you want to know?').setRequired(true).setMaxLength(4000))
     .addAttachmentOption((o) => o.setName('file').setDescription('A text file or an image to ask about (optional)')),
 
-  async execute(interaction, { turns, logger }) {
+  async execute(interaction, { turns, conversations, logger }) {
+    // Acknowledge before anything touches storage (limits, the journal): Discord allows 3 seconds, and a
+    // busy database must never make the command look dead.
+    await interaction.deferReply();
     const asked = interaction.options.getString('question', true);
     const file = interaction.options.getAttachment('file');
     const name = displayNameOf(interaction.member, interaction.user);
     const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id };
     const channel = interaction.channel;
     const threadId = channel?.isThread() ? channel.id : undefined;
-    const admission = await turns.admit({
+    const admission = await whileSlow(interaction, turns.admit({
       scope: scopeOf(interaction, interaction.member),
       author: { id: interaction.user.id, name },
       text: asked,
       logFields: { ...logFields, threadId },
       attachments: file ? [{ name: file.name, url: file.url, contentType: file.contentType, size: file.size }] : undefined,
-    });
-    // A refusal is private and immediate: no thread, no model call.
-    if (!admission.ok) {
-      await interaction.reply({ content: admission.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-      return;
-    }
+    }));
+    // A refusal is private: no thread, no model call.
+    if (!admission.ok) return refusePrivately(interaction, admission.message);
     const { turn } = admission;
     const question = turn.text;
     if (channel?.isThread() && interaction.guildId) {
@@ -56,12 +56,9 @@ export const ask: Command = {
       if (missing.length > 0) {
         turn.cancel();
         logger.warn({ ...logFields, threadId, missing }, '/ask in a thread where the bot cannot post: refused before any model call');
-        await interaction.reply({ content: missingPermissionsSentence(missing, 'answer in this thread'), flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-        return;
+        return refusePrivately(interaction, missingPermissionsSentence(missing, 'answer in this thread'));
       }
     }
-    // Acknowledge before anything slow: Discord allows 3 seconds.
-    await interaction.deferReply();
 
     if (!interaction.guildId) {
       // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
@@ -89,6 +86,8 @@ export const ask: Command = {
       try {
         reply = await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
         thread = await reply.startThread({ name: threadName(question), autoArchiveDuration: 1440 });
+        // The thread is the asker's for good: `/reset` goes by this, whoever speaks first after one.
+        await conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread?.id }, 'could not record the thread\'s starter'));
       } catch (error) {
         logger.warn({ err: error, ...logFields }, 'could not create a thread');
         note = describeDiscordError(error, 'open a thread for this question', missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS));
@@ -105,6 +104,27 @@ export const ask: Command = {
     await finish(interaction, turn, threadTarget(thread), name, question, reply);
   },
 };
+
+/** After this long without an answer from storage, the member is told why nothing has happened yet. */
+const SLOW_STORAGE_NOTICE_MS = 2_000;
+
+/** Wait for `work`; if it is slow, say so in the deferred reply meanwhile (it is replaced when the turn starts). */
+async function whileSlow<T>(interaction: ChatInputCommandInteraction, work: Promise<T>): Promise<T> {
+  const timer = setTimeout(() => {
+    void interaction.editReply({ content: '-# ⏳ Checking your usage limits is taking longer than usual (my storage is slow to answer). I start as soon as it does.', allowedMentions: NO_MENTIONS }).catch(() => undefined);
+  }, SLOW_STORAGE_NOTICE_MS);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Replace the public "thinking…" reply with a private one: a refusal is for the asker's eyes only. */
+async function refusePrivately(interaction: ChatInputCommandInteraction, content: string): Promise<void> {
+  await interaction.deleteReply().catch(() => undefined);
+  await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+}
 
 /** Run the turn in its thread, then point the original reply at the answer (or say why there is none). */
 async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTurn, target: ReturnType<typeof threadTarget>, name: string, question: string, reply?: Message): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * /reset — forget this thread's conversation, after a confirmation button. Allowed for the member who
- * started the thread's conversation and for members who can manage threads or the server; anyone
- * else is told who may. A run going on in the thread is stopped first, and the thread always says
- * who cleared its memory: the memory is never wiped without that note.
+ * opened the thread (its starter, recorded when the thread was made and kept across resets) and for
+ * members who can manage threads or the server; anyone else is told who may. A run going on in the
+ * thread is stopped first and nothing of it is saved (even the thread's first run), messages waiting
+ * for an answer are given up, and the thread always says who cleared its memory: the memory is never
+ * wiped without that note.
  */
 import {
   ActionRowBuilder,
@@ -26,14 +28,27 @@ import { describeError } from '../src/errors.js';
 const PREFIX = 'reset:';
 const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
 
-type ResetServices = Pick<BotServices, 'conversations' | 'queue' | 'runs' | 'logger'>;
+type ResetServices = Pick<BotServices, 'conversations' | 'queue' | 'runs' | 'turns' | 'logger'>;
+
+/**
+ * The thread's starter: as recorded when the thread was opened. A thread from before starters were
+ * recorded falls back to the author of its first remembered message, and that is then recorded, so a
+ * reset cannot hand the thread to whoever speaks next.
+ */
+async function starterOf(threadId: string, ctx: ResetServices, firstAuthor: string | undefined): Promise<string | undefined> {
+  const recorded = await ctx.conversations.starter(threadId);
+  if (recorded || !firstAuthor) return recorded;
+  await ctx.conversations.setStarter(threadId, firstAuthor);
+  return firstAuthor;
+}
 
 /** Why this member may not reset this thread, or undefined when they may. */
 async function refusal(interaction: ChatInputCommandInteraction | ButtonInteraction, threadId: string, ctx: ResetServices): Promise<string | undefined> {
   const { messages } = await ctx.conversations.load(threadId);
-  if (messages.length === 0) return 'There is nothing to reset: I have not answered anything in this thread yet.';
+  const busy = ctx.runs.inThread(threadId).length > 0 || ctx.turns.waiting(threadId) > 0;
+  if (messages.length === 0 && !busy) return 'There is nothing to reset: I have not answered anything in this thread yet.';
   const moderator = (p: Readonly<PermissionsBitField> | null) => p?.has(PermissionFlagsBits.ManageThreads) || p?.has(PermissionFlagsBits.ManageGuild);
-  const starter = messages.find((m) => m.role === 'user')?.author?.id;
+  const starter = await starterOf(threadId, ctx, messages.find((m) => m.role === 'user')?.author?.id);
   if (interaction.user.id === starter || moderator(interaction.memberPermissions)) return undefined;
   return `${WHO_MAY} Nothing was changed.`;
 }
@@ -87,11 +102,13 @@ export const reset: Command = {
       if (refused) return say(refused);
       const name = escapeDisplayName(displayNameOf(interaction.member, interaction.user));
       try {
-        // Stop what runs here, then reset in the thread's queue: after the stopped run has saved, before anything new.
-        for (const run of ctx.runs.inThread(threadId)) ctx.runs.stop(run.id, 'user');
+        // Give up what waits, stop what runs (it saves nothing), then reset in the thread's queue: before anything new.
+        const dropped = ctx.turns.dropWaiting(threadId);
+        for (const run of ctx.runs.inThread(threadId)) ctx.runs.stop(run.id, 'reset');
+        const unanswered = dropped > 0 ? ` The ${dropped === 1 ? 'message' : `${dropped} messages`} waiting for an answer ${dropped === 1 ? 'was' : 'were'} dropped with it.` : '';
         await ctx.queue.run(threadId, async () => {
           // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
-          const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.`, allowedMentions: NO_MENTIONS });
+          const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.${unanswered}`, allowedMentions: NO_MENTIONS });
           try {
             await ctx.conversations.reset(threadId);
           } catch (error) {

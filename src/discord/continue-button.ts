@@ -32,7 +32,12 @@ export async function handleContinueButton(interaction: ButtonInteraction, turns
     await interaction.reply({ content: 'This run can only continue in its thread.', flags: MessageFlags.Ephemeral });
     return;
   }
-  // Acknowledge at once and take the button away, so it cannot start two runs.
+  // One run per button, however many clicks arrive before it is gone (a double click, two devices).
+  if (!turns.claimOnce(`continue:${interaction.message.id}`)) {
+    await interaction.deferUpdate().catch(() => undefined);
+    return;
+  }
+  // Acknowledge at once and take the button away.
   await interaction.deferUpdate();
   await interaction.editReply({ components: [] });
   const admission = await turns.admit({
@@ -43,6 +48,7 @@ export async function handleContinueButton(interaction: ButtonInteraction, turns
   });
   if (!admission.ok) {
     // Refused (a usage limit): the button comes back, so it can be pressed again later.
+    turns.releaseClaim(`continue:${interaction.message.id}`);
     await interaction.editReply({ components: [continueButton(starterId)] }).catch(() => undefined);
     await interaction.followUp({ content: admission.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
     return;

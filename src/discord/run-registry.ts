@@ -3,15 +3,26 @@
  */
 import { randomUUID } from 'node:crypto';
 
-/** Why a run was stopped: Stop pressed, the bot shutting down, or its thread closed by a moderator. */
-export type StopCause = 'user' | 'shutdown' | ThreadClosedCause;
+/**
+ * Why a run was stopped: Stop pressed, the bot shutting down, `/reset` (nothing of the run is kept), its
+ * thread closed by a moderator, or Discord refusing the bot's posts there.
+ */
+export type StopCause = 'user' | 'shutdown' | 'reset' | PostingEndedCause;
 
 /** A thread closed under a run: nothing more may be posted there (and nothing is posted into an archived one). */
 export type ThreadClosedCause = 'thread-locked' | 'thread-archived' | 'thread-deleted';
 
+/** The run may post nothing more where it was: its thread closed, or Discord refused a post (a permission taken away). */
+export type PostingEndedCause = ThreadClosedCause | 'cannot-post';
+
 /** Whether a cause is a thread being closed under the run. */
 export function isThreadClosed(cause: StopCause | undefined): cause is ThreadClosedCause {
   return cause === 'thread-locked' || cause === 'thread-archived' || cause === 'thread-deleted';
+}
+
+/** Whether a cause leaves the run nowhere to post: nothing more is sent there, not even a notice. */
+export function postingEnded(cause: StopCause | undefined): cause is PostingEndedCause {
+  return isThreadClosed(cause) || cause === 'cannot-post';
 }
 
 export interface ActiveRun {

@@ -4,16 +4,17 @@
  */
 import { Events, type AnyThreadChannel, type Client } from 'discord.js';
 import type { Logger } from '../logger.js';
-import type { RunRegistry, ThreadClosedCause } from './run-registry.js';
+import type { PostingEndedCause, RunRegistry, ThreadClosedCause } from './run-registry.js';
 
-const NOTES: Record<ThreadClosedCause, string> = {
+const NOTES: Record<PostingEndedCause, string> = {
+  'cannot-post': 'Stopped: Discord refused my posts in the thread (a permission was taken away), so I stopped working on this.',
   'thread-locked': 'Stopped: the thread was locked, so I stopped working on this.',
   'thread-archived': 'Stopped: the thread was archived, so I stopped working on this.',
   'thread-deleted': 'Stopped: the thread was deleted, so I stopped working on this.',
 };
 
-/** What the person is told (outside the thread) when their run stopped because its thread closed. */
-export function closedThreadNote(cause: ThreadClosedCause): string {
+/** What the person is told (outside the thread) when their run stopped because it could post nothing more there. */
+export function closedThreadNote(cause: PostingEndedCause): string {
   return NOTES[cause];
 }
 

@@ -17,12 +17,15 @@ import { StepLog } from './step-log.js';
 import { TurnView, typingIndicator } from './turn-view.js';
 import { turnInput } from './turn-input.js';
 import type { TurnTarget } from './turn-target.js';
-import { describeDiscordError } from './discord-errors.js';
+import { describeDiscordError, DiscordCode, discordCode } from './discord-errors.js';
 import type { TurnDeps, TurnMessage, TurnRequest } from './turns.js';
 import { closedThreadNote } from './thread-closure.js';
-import { isThreadClosed, type ActiveRun, type StopCause } from './run-registry.js';
+import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from './run-registry.js';
 
 export const STOP_PREFIX = 'stop:';
+
+/** How long a run may show nothing before its thread gets a line with the Stop button. */
+const STOP_OFFER_MS = 1_000;
 
 /** A turn ready to run: the messages it answers, where it posts, the channel's settings, and its usage ticket. */
 export interface TurnRun extends Omit<TurnRequest, keyof TurnMessage> {
@@ -106,7 +109,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   });
 
   const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, askers: request.askers, reply: request.reply });
-  const sink = messagesIn(target, run);
+  const sink = messagesIn(target, run, deps.runs, log);
   const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true });
   const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.answerEditIntervalMs });
   const typing = typingIndicator(() => target.typing());
@@ -117,6 +120,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }
 
+  // A slow first model call (a long prompt on a slow server) still gets a Stop button soon.
+  const runStartedAt = performance.now();
+  const offerStop = setTimeout(() => view.offerStop(runStartedAt), STOP_OFFER_MS);
   let result: AgentResult | undefined;
   try {
     // What is left of the member's and the server's tokens today: crossing it ends the run early.
@@ -153,10 +159,11 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
     await steps.close();
     return await finishTurn(deps, request, result, userMessages, answer, run.stopCause);
   } finally {
+    clearTimeout(offerStop);
     typing.close();
     await steps.close();
     // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
-    if (steps.failure !== undefined && !isThreadClosed(run.stopCause)) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
+    if (steps.failure !== undefined && !postingEnded(run.stopCause)) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
     if (result?.error?.code === 'model-quota') {
@@ -177,8 +184,11 @@ function batchNote(messages: readonly TurnMessage[]): string {
   return `-# 📨 Answering ${messages.length} messages together: ${who}`;
 }
 
+/** Discord's answers that mean the bot may post nothing more there: missing access or permissions, a locked thread, a deleted channel. */
+const CANNOT_POST: ReadonlySet<number> = new Set([DiscordCode.MissingAccess, DiscordCode.MissingPermissions, DiscordCode.ThreadLocked, 10003]);
+
 /** The step log's and the answer's messages, as the turn's target takes them. */
-function messagesIn(target: TurnTarget, run: ActiveRun) {
+function messagesIn(target: TurnTarget, run: ActiveRun, runs: RunRegistry, log: TurnDeps['logger']) {
   // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
   const outgoing = (m: Shown) => ({
     content: cleanText(m.content),
@@ -187,18 +197,27 @@ function messagesIn(target: TurnTarget, run: ActiveRun) {
   });
   // A thread closed under the run gets nothing more (an edit would even reopen an archived one).
   const open = () => {
-    if (isThreadClosed(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);
+    if (postingEnded(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);
+  };
+  // The first "you cannot post here" stops the run: no further model call for an answer nobody would see.
+  const refused = (error: unknown): never => {
+    const code = discordCode(error);
+    if (code !== undefined && CANNOT_POST.has(code) && !run.stopCause) {
+      log.warn({ runId: run.id, code }, 'Discord refused a post in the thread: stopping the run (no further model calls)');
+      runs.stop(run.id, 'cannot-post');
+    }
+    throw error;
   };
   return {
     send: async (m: Shown) => {
       open();
-      const sent = await target.send(outgoing(m));
+      const sent = await target.send(outgoing(m)).catch(refused);
       if (m.button) run.onMessage(sent.channelId, sent.id);
       return sent;
     },
     edit: async (message: Message, m: Shown) => {
       open();
-      await target.edit(message, outgoing(m));
+      await target.edit(message, outgoing(m)).catch(refused);
     },
     remove: async (message: Message) => {
       open();
@@ -210,6 +229,13 @@ function messagesIn(target: TurnTarget, run: ActiveRun) {
 async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessages: NewMessage[], answer: AnswerStream<Message>, stopCause?: StopCause): Promise<TurnOutcome> {
   const { target } = request;
   const key = target.conversationKey;
+  if (stopCause === 'reset') {
+    // `/reset` stopped it: the person wants this exchange gone, so nothing of it is saved or posted
+    // (its tokens were still spent, and count).
+    await countUsage(deps, request, result);
+    await answer.finish('', false);
+    return { result, stopped: 'Stopped: the thread\'s memory was cleared.' };
+  }
   // Save first: the memory must hold this turn even if Discord refuses the answer message.
   let saveError: unknown;
   if (key) {
@@ -225,7 +251,7 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     : '';
   const budgetNote = await countUsage(deps, request, result);
 
-  if (isThreadClosed(stopCause)) {
+  if (postingEnded(stopCause)) {
     // The moderator's decision stands: nothing more goes into the thread, not even a notice.
     await answer.finish('', false);
     return { result, stopped: closedThreadNote(stopCause) };

@@ -4,6 +4,7 @@
  * model thinks before its first words. Pure bookkeeping over the three outputs; no Discord calls here.
  */
 import type { AgentEvent } from '../agent/types.js';
+import { formatMs } from '../duration.js';
 import type { DisplayLevel } from '../policy/index.js';
 import type { AnswerStream } from './answer-stream.js';
 import { formatStep } from './format-steps.js';
@@ -22,6 +23,9 @@ export class TurnView<H> {
   private readonly thoughts = new Map<number, string>();
   /** The step whose text is streaming into the answer, if any. */
   private answerStep: number | undefined;
+  /** When the run started, once the "waiting for the model" line went up (it carries Stop). */
+  private waitingSince: number | undefined;
+  private modelStarted = false;
 
   constructor(
     private readonly steps: StepLog<H>,
@@ -30,7 +34,25 @@ export class TurnView<H> {
     private readonly display: DisplayLevel,
   ) {}
 
-  show(event: AgentEvent): void {
+  /**
+   * The model is slow to start (a long prompt on a slow server) and the thread shows nothing of the run
+   * yet: put up a line, with the Stop button, so the run can be stopped before its first token.
+   */
+  offerStop(runStartedAt: number): void {
+    if (this.modelStarted || this.waitingSince !== undefined || this.steps.writes > 0) return;
+    this.waitingSince = runStartedAt;
+    this.steps.live(WAITING_KEY, '-# ⏳ Waiting for the model to start…');
+  }
+
+  /** The model's first output: the waiting line, if it went up, says how long the wait was (it stays: nothing shown is taken away). */
+  private started(now: number): void {
+    if (this.modelStarted) return;
+    this.modelStarted = true;
+    if (this.waitingSince !== undefined) this.steps.settle(WAITING_KEY, `-# ⏳ The model took ${formatMs(now - this.waitingSince)} to start.`);
+  }
+
+  show(event: AgentEvent, now = performance.now()): void {
+    if (event.type !== 'step-start' && event.type !== 'run-start') this.started(now);
     switch (event.type) {
       case 'step-start':
         this.typing.waiting();
@@ -79,6 +101,8 @@ export class TurnView<H> {
     if (text) this.steps.append(text);
   }
 }
+
+const WAITING_KEY = 'waiting-for-model';
 
 function thoughtKey(step: number): string {
   return `thought:${step}`;

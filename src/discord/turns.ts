@@ -113,9 +113,19 @@ export interface Turns {
   followUp(target: TurnTarget, message: FollowUp): Promise<void>;
   /** Give up the messages waiting in a thread (`/reset`); how many there were. */
   dropWaiting(threadId: string): number;
+  /** Messages waiting in a thread for its next turn. */
+  waiting(threadId: string): number;
+  /**
+   * Claim a one-time start (a Continue button's message): true for the first claim only, however many
+   * clicks arrive at once. Claims are forgotten after a quarter of an hour, when the button is long gone.
+   */
+  claimOnce(key: string): boolean;
+  /** Give a claim back (the start was refused, and the button is offered again). */
+  releaseClaim(key: string): void;
 }
 
 export function createTurns(deps: TurnDeps): Turns {
+  const claimed = new Set<string>();
   const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.historyTokenBudget / 2)) });
   const releaseLater = (ticket: UsageTicket) =>
     void ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
@@ -190,8 +200,22 @@ export function createTurns(deps: TurnDeps): Turns {
       for (const message of dropped) releaseLater(message.ticket);
       return dropped.length;
     },
+
+    waiting: (threadId) => batches.waiting(threadId),
+
+    claimOnce(key) {
+      if (claimed.has(key)) return false;
+      claimed.add(key);
+      setTimeout(() => claimed.delete(key), CLAIM_MS).unref();
+      return true;
+    },
+
+    releaseClaim: (key) => void claimed.delete(key),
   };
 }
+
+/** How long a one-time start stays claimed. */
+const CLAIM_MS = 15 * 60_000;
 
 /** A turn of waiting messages waits behind a long run rather than give its messages up. */
 const WAITING_TURN_MAX_WAIT_MS = 15 * 60_000;
