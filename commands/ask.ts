@@ -30,35 +30,34 @@ export const ask: Command = {
     .addAttachmentOption((o) => o.setName('file').setDescription('A text file or an image to ask about (optional)')),
 
   async execute(interaction, { turns, conversations, logger }) {
-    // Acknowledge before anything touches storage (limits, the journal): Discord allows 3 seconds, and a
-    // busy database must never make the command look dead.
-    await interaction.deferReply();
     const asked = interaction.options.getString('question', true);
     const file = interaction.options.getAttachment('file');
     const name = displayNameOf(interaction.member, interaction.user);
     const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id };
     const channel = interaction.channel;
     const threadId = channel?.isThread() ? channel.id : undefined;
+    const scope = scopeOf(interaction, interaction.member);
+    // What needs no storage is refused at once, privately: an empty or long question, a DM, a thread where the bot cannot post.
+    const problem = turns.checkInput({ scope, text: asked }) ?? (threadId && interaction.guildId ? threadPermissionProblem(interaction) : undefined);
+    if (problem) {
+      if (threadId) logger.warn({ ...logFields, threadId, problem }, '/ask refused before any model call');
+      await interaction.reply({ content: problem, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      return;
+    }
+    // Acknowledge before anything touches storage (limits, the journal): Discord allows 3 seconds, and a
+    // busy database must never make the command look dead.
+    await interaction.deferReply();
     const admission = await whileSlow(interaction, turns.admit({
-      scope: scopeOf(interaction, interaction.member),
+      scope,
       author: { id: interaction.user.id, name },
       text: asked,
       logFields: { ...logFields, threadId },
       attachments: file ? [{ name: file.name, url: file.url, contentType: file.contentType, size: file.size }] : undefined,
     }));
-    // A refusal is private: no thread, no model call.
+    // A refusal (a usage limit) is private: no thread, no model call.
     if (!admission.ok) return refusePrivately(interaction, admission.message);
     const { turn } = admission;
     const question = turn.text;
-    if (channel?.isThread() && interaction.guildId) {
-      // The same pre-flight as follow-ups, before any model call: an answer nobody can see is not worth one.
-      const missing = missingPermissions(interaction.appPermissions, NEEDED_IN_THREADS);
-      if (missing.length > 0) {
-        turn.cancel();
-        logger.warn({ ...logFields, threadId, missing }, '/ask in a thread where the bot cannot post: refused before any model call');
-        return refusePrivately(interaction, missingPermissionsSentence(missing, 'answer in this thread'));
-      }
-    }
 
     if (!interaction.guildId) {
       // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
@@ -104,6 +103,12 @@ export const ask: Command = {
     await finish(interaction, turn, threadTarget(thread), name, question, reply);
   },
 };
+
+/** In a thread: the pre-flight follow-ups get too, before any model call (an answer nobody can see is not worth one). */
+function threadPermissionProblem(interaction: ChatInputCommandInteraction): string | undefined {
+  const missing = missingPermissions(interaction.appPermissions, NEEDED_IN_THREADS);
+  return missing.length > 0 ? missingPermissionsSentence(missing, 'answer in this thread') : undefined;
+}
 
 /** After this long without an answer from storage, the member is told why nothing has happened yet. */
 const SLOW_STORAGE_NOTICE_MS = 2_000;

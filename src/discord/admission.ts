@@ -23,7 +23,11 @@ export interface AdmissionRules {
 /** Admitted (the cleaned text, the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
 export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
 
-export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string, options?: AdmitOptions): Promise<Decision> {
+/**
+ * The checks that need no storage (the text, DMs): instant, so a command can refuse privately before it
+ * acknowledges. The cleaned text, or the sentence to show.
+ */
+export function checkInput(rules: Pick<AdmissionRules, 'allowDms' | 'questionMaxChars'>, scope: RunScope, rawText: string): { ok: true; text: string } | { ok: false; message: string } {
   const text = cleanText(rawText).trim();
   if (isBlankQuestion(text)) return { ok: false, message: 'Your message has nothing I can read (it is empty, or only invisible or control characters). Write your question in words.' };
   if ([...text].length > rules.questionMaxChars) {
@@ -32,6 +36,13 @@ export async function decide(rules: AdmissionRules, scope: RunScope, rawText: st
   if (!scope.guildId && !rules.allowDms) {
     return { ok: false, message: 'I answer questions in servers, not in direct messages. Use `/ask` in a server we share.' };
   }
+  return { ok: true, text };
+}
+
+export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string, options?: AdmitOptions): Promise<Decision> {
+  const input = checkInput(rules, scope, rawText);
+  if (!input.ok) return input;
+  const { text } = input;
   let limits: EffectiveLimits;
   let admission;
   try {

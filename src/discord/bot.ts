@@ -12,7 +12,7 @@ import { handleFollowUp } from './follow-ups.js';
 import { APPROVE_PREFIX, handleApprovalButton } from './approvals.js';
 import { CONTINUE_PREFIX, handleContinueButton } from './continue-button.js';
 import { handleStopButton } from './stop-button.js';
-import { stopRunsInClosedThreads } from './thread-closure.js';
+import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './thread-closure.js';
 import { STOP_PREFIX } from './thread-turn.js';
 import { NO_MENTIONS } from './turn-target.js';
 import { describeError } from '../errors.js';
@@ -64,6 +64,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   stopRunsInClosedThreads(client, services.runs, logger);
+  stopRunsThatCannotPost(client, services.runs, logger);
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {

@@ -104,6 +104,11 @@ export class RunRegistry {
     return [...this.runs.values()].filter((r) => r.threadId === threadId);
   }
 
+  /** Every run going on now. */
+  all(): ActiveRun[] {
+    return [...this.runs.values()];
+  }
+
   get size(): number {
     return this.runs.size;
   }

@@ -3,6 +3,7 @@
  * it stop at once (no further model calls), nothing more is posted there, and the log says why.
  */
 import { Events, type AnyThreadChannel, type Client } from 'discord.js';
+import { missingInThread } from './preflight.js';
 import type { Logger } from '../logger.js';
 import type { PostingEndedCause, RunRegistry, ThreadClosedCause } from './run-registry.js';
 
@@ -41,4 +42,30 @@ export function stopRunsInClosedThreads(client: Client, runs: RunRegistry, logge
     if (cause) stopIn(after, cause);
   });
   client.on(Events.ThreadDelete, (thread) => stopIn(thread, 'thread-deleted'));
+}
+
+/**
+ * Stop the runs of threads where the bot may no longer post: a permission taken away from the bot (the
+ * channel's overrides, a role's permissions, the bot's roles) while they go on. As for a closed thread:
+ * no further model calls, nothing more posted there, the reason logged and told where the bot can still
+ * write. A post that Discord refuses stops the run too (thread-turn.ts); this catches it before one.
+ */
+export function stopRunsThatCannotPost(client: Client, runs: RunRegistry, logger: Logger): void {
+  const check = () => {
+    for (const run of runs.all()) {
+      if (run.stopCause) continue;
+      const thread = client.channels.cache.get(run.threadId);
+      if (!thread?.isThread()) continue;
+      const missing = missingInThread(thread);
+      if (missing.length === 0) continue;
+      runs.stop(run.id, 'cannot-post');
+      logger.warn({ threadId: thread.id, guildId: thread.guildId, runId: run.id, missing }, 'the bot lost a permission it needs in a thread during a run: stopped it (no further model calls)');
+    }
+  };
+  client.on(Events.ChannelUpdate, check);
+  client.on(Events.ThreadUpdate, check);
+  client.on(Events.GuildRoleUpdate, check);
+  client.on(Events.GuildMemberUpdate, (_before, after) => {
+    if (after.id === client.user?.id) check();
+  });
 }

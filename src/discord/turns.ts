@@ -17,7 +17,7 @@ import type { AllowedTools, ApprovalMode, ChannelSettings, RunScope } from '../p
 import type { ApprovalRegistry } from './approvals.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { refusalText } from '../policy/index.js';
-import { decide, type AdmissionRules } from './admission.js';
+import { checkInput, decide, type AdmissionRules } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import type { AttachmentReader, AttachmentRef } from './attachments.js';
 import type { RunRegistry } from './run-registry.js';
@@ -104,6 +104,8 @@ export interface FollowUp {
 }
 
 export interface Turns {
+  /** The checks that need no storage (text, DMs): the sentence to show, or undefined. Instant. */
+  checkInput(request: Pick<TurnRequest, 'scope' | 'text'>): string | undefined;
   admit(request: TurnRequest): Promise<Admission>;
   /**
    * A message in a bot thread: admitted at once (a refusal is told under it), then answered by the
@@ -144,6 +146,11 @@ export function createTurns(deps: TurnDeps): Turns {
   }
 
   return {
+    checkInput(request) {
+      const input = checkInput(deps.admission, request.scope, request.text);
+      return input.ok ? undefined : input.message;
+    },
+
     async admit(request) {
       const decision = await decide(deps.admission, request.scope, request.text);
       if (!decision.ok) {

@@ -74,23 +74,20 @@ describe('the permission pre-flight', () => {
 });
 
 describe('a permission taken away mid-run', () => {
-  it('the answer the thread refused is shown in the channel\'s reply, with the permission that is missing', async () => {
+  it('Send Messages in Threads revoked mid-run: the run stops at once, with no further model call, and the channel reply says why', async () => {
     h = await startHarness();
     const { fake, model } = h;
-    model.script(
-      { content: 'I compute first.', toolCalls: [{ name: 'calculate', arguments: { expression: '6 * 7' } }] },
-      { content: 'The answer is 42.', delayMs: 1_500 },
-    );
-    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 6 times 7?' } });
-    const thread = await fake.waitForThread(() => true, 10_000);
-    await fake.waitFor(() => model.requests.length === 2, 10_000);
+    const { interaction, threadId, restBefore } = await runInFlight(h);
     fake.setPermissions({ channelId: fake.defaults.channelId, deny: ['SendMessagesInThreads'] });
-    const reply = fake.message(interaction.originalMessageId!)!;
-    await fake.waitFor(() => reply.content.includes('⚠️'), 10_000);
-    expect(reply.content).toBe(
-      '**Alice** asked: What is 6 times 7?\n> The answer is 42.\n-# ⚠️ I could not post the answer: I am missing the Send Messages in Threads permission here. A moderator can grant it in the channel\'s permissions.',
-    );
-    expect(fake.messagesIn(thread.id).some((m) => m.content.includes('The answer is 42.'))).toBe(false);
+    await fake.waitFor(() => fake.message(interaction.originalMessageId!)!.content.includes('Stopped'), 10_000);
+    await sleep(3_500); // past the moment the second reply would have arrived
+    expect(fake.message(interaction.originalMessageId!)!.content).toContain('-# ⏹️ Stopped: Discord refused my posts in the thread');
+    expect(model.requests).toHaveLength(2);
+    expect(model.pending).toBe(1);
+    // Nothing was sent into the thread after the permission went: no failing posts.
+    const posts = callsInto(h, threadId, restBefore).filter((c) => c.method === 'POST');
+    expect(posts).toEqual([]);
+    expect(fake.restCalls.slice(restBefore).filter((c) => c.status === 403)).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeInteraction } from '../fake-discord/index.js';
 import type { RecordedRequest } from '../fakes/openai-server.js';
-import { command, replyTo, startModeration, type ModerationWorld } from '../policy/discord-helpers.js';
+import { command, privateRefusal, replyTo, startModeration, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
 
 let w: ModerationWorld | undefined;
@@ -28,7 +28,7 @@ function mostAtOnce(requests: RecordedRequest[], holdMs: number): number {
 }
 
 describe('usage limits end to end', () => {
-  it('a flood of 30 /ask in 3 seconds starts at most 5 runs, never more than 2 at once; every other request is refused privately within 3 s', async () => {
+  it('a flood of 30 /ask in 3 seconds starts at most 5 runs, never more than 2 at once; every other request is acknowledged within 3 s and refused privately', async () => {
     w = await startModeration({ env: { USER_RUNS_PER_HOUR: '5', USER_CONCURRENT_RUNS: '2' } });
     const { fake, model } = w;
     for (let i = 0; i < 30; i++) model.script({ content: `Answer ${i}.`, delayMs: 400 });
@@ -38,17 +38,26 @@ describe('usage limits end to end', () => {
       await sleep(100);
     }
     await Promise.all(asks.map((i) => acknowledged(w!, i)));
-    const started = asks.filter((i) => i.ackType === 5);
-    const refused = asks.filter((i) => i.ackType === 4);
+    // Every request is acknowledged first (before any storage write), within Discord's 3 seconds.
+    for (const i of asks) expect(i.ackLatencyMs!).toBeLessThan(3_000);
+    // Then each either opens a thread or is refused privately.
+    const outcome = (i: FakeInteraction) => {
+      const original = fake.message(i.originalMessageId!);
+      if (original && !original.deleted && fake.threadsIn(fake.defaults.channelId).some((t) => t.id === original.id)) return 'started';
+      return fake.messagesIn(i.channelId).some((m) => m.interactionId === i.id && (m.flags & 64) !== 0 && m.content !== '') ? 'refused' : 'pending';
+    };
+    await Promise.all(asks.map(async (i) => {
+      while (outcome(i) === 'pending') await sleep(20);
+    }));
+    const started = asks.filter((i) => outcome(i) === 'started');
+    const refused = asks.filter((i) => outcome(i) === 'refused');
     expect(started.length + refused.length).toBe(30);
     expect(started.length).toBeGreaterThanOrEqual(2);
     expect(started.length).toBeLessThanOrEqual(5);
-    for (const i of refused) {
-      expect(i.ephemeral).toBe(true);
-      expect(i.ackLatencyMs!).toBeLessThan(3_000);
-    }
-    const texts = await Promise.all(refused.map((i) => replyTo(fake, i)));
+    const texts = await Promise.all(refused.map((i) => privateRefusal(fake, i)));
     expect(texts.every((m) => /questions (running|for this hour)/.test(m.content) && m.content.includes('Nothing was started.'))).toBe(true);
+    // The refused requests' public "thinking…" replies are gone: nothing of them is left in the channel.
+    for (const i of refused) expect(fake.message(i.originalMessageId!)?.deleted ?? true).toBe(true);
     // Every run finishes; the model saw one request per started run, never more than two at once.
     await fake.waitFor(() => fake.botMessages().filter(isFinalAnswer).length === started.length, 15_000);
     expect(model.requests).toHaveLength(started.length);
@@ -73,8 +82,7 @@ describe('usage limits end to end', () => {
     expect(model.requests[1]!.body.tool_choice).toBe('none');
 
     const again = fake.sendSlashCommand({ name: 'ask', options: { question: 'And now?' } });
-    const refusal = await replyTo(fake, await acknowledged(w, again));
-    expect(again.ephemeral).toBe(true);
+    const refusal = await privateRefusal(fake, await acknowledged(w, again));
     expect(refusal.content).toMatch(/You have used 135 of your 100 model tokens for today in this server/);
     expect(model.requests).toHaveLength(2);
   });
@@ -89,7 +97,7 @@ describe('usage limits end to end', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'One?' } });
     await fake.waitForMessage(isFinalAnswer, 10_000);
     const second = fake.sendSlashCommand({ name: 'ask', options: { question: 'Two?' } });
-    expect((await replyTo(fake, await acknowledged(w, second))).content).toMatch(/asked 1 of your 1 questions for this hour/);
+    expect((await privateRefusal(fake, await acknowledged(w, second))).content).toMatch(/asked 1 of your 1 questions for this hour/);
 
     const vip = fake.addRole({ name: 'VIP' });
     fake.addMember({ userId: fake.defaults.userId, roleIds: [vip.id] });

@@ -53,6 +53,17 @@ export async function replyTo(fake: FakeDiscord, interaction: FakeInteraction, t
   );
 }
 
+/**
+ * The private refusal of an `/ask` refused by a usage limit: the command acknowledged at once (publicly,
+ * before touching storage), then replaced its reply by an ephemeral follow-up saying why.
+ */
+export async function privateRefusal(fake: FakeDiscord, interaction: FakeInteraction, timeoutMs = 5000): Promise<FakeMessage> {
+  return fake.waitForMessage(
+    (m) => m.interactionId === interaction.id && (m.flags & MessageFlag.Ephemeral) !== 0 && m.content !== '',
+    timeoutMs,
+  );
+}
+
 /** Run a slash command and return its final reply. */
 export async function command(fake: FakeDiscord, name: string, options: CommandOption[], by: { userId: string; channelId?: string }): Promise<FakeMessage> {
   const interaction = fake.sendSlashCommand({ name, options, userId: by.userId, channelId: by.channelId });
