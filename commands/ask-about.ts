@@ -23,7 +23,7 @@ import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-i
 import type { AskedAbout } from '../src/discord/pending-asks.js';
 import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
 import type { BotServices } from '../src/discord/services.js';
-import { fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
+import { closeOpenFence, fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
 import type { AdmittedTurn } from '../src/discord/turns.js';
 
@@ -156,6 +156,6 @@ async function runIn(interaction: ModalSubmitInteraction, turn: AdmittedTurn, th
 }
 
 function headline(name: string, question: string): string {
-  const q = question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question;
+  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
   return fitMessage(`**${escapeDisplayName(name)}** asked about this message: ${q}`);
 }

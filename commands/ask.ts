@@ -11,12 +11,13 @@ import type { AdmittedTurn } from '../src/discord/turns.js';
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import { describeDiscordError, missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
 import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
-import { fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
+import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../src/discord/split-message.js';
 
 const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
 
 function headline(name: string, question: string): string {
-  const q = question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question;
+  // A question cut (or written) inside a code block must not swallow the lines the reply adds below it.
+  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
   return `**${escapeDisplayName(name)}** asked: ${q}`;
 }
 
@@ -161,7 +162,6 @@ async function linkBack(interaction: ChatInputCommandInteraction, name: string, 
   const head = headline(name, question);
   const link = outcome.answerMessage ? `\n-# Full answer and steps: ${outcome.answerMessage.url}` : `\n-# ⚠️ ${outcome.failure}`;
   const room = 2000 - head.length - link.length - 4;
-  const text = outcome.result.answer.trim();
-  const preview = room < 80 ? '' : `\n> ${(text.length > room ? `${text.slice(0, graphemeBoundary(text, room - 1))}…` : text).replace(/\n/g, '\n> ')}`;
+  const preview = room < 80 ? '' : `\n${quotePreview(outcome.result.answer.trim(), room)}`;
   await interaction.editReply({ content: fitMessage(`${head}${preview}${link}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }

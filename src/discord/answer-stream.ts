@@ -12,7 +12,10 @@ import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js'
 
 export const WRITING_MARK = '\n-# ✍️ still writing…';
 
-/** More messages than this and, where files are allowed, the answer goes as a file with its start shown. */
+/**
+ * More messages than this and, where files are allowed, the whole answer is also attached as a file (an
+ * answer nothing of which was shown yet goes as the file alone, with its start shown).
+ */
 export const MAX_ANSWER_MESSAGES = 5;
 
 export interface AnswerStreamOptions {
@@ -76,13 +79,14 @@ export class AnswerStream<H> {
   }
 
   /**
-   * Edit the messages into the final answer, at once; resolves when Discord has it. A long answer
-   * goes as a file where files are allowed, and as more messages where they are not: never lost.
+   * Edit the messages into the final answer, at once; resolves when Discord has it. What was shown
+   * stays shown: a streamed answer keeps every message it was written into. A long answer is also
+   * attached whole where files are allowed; never lost either way.
    */
   finish(formatted: string, canAttachFiles: boolean, continueFor?: string): Promise<void> {
     clearTimeout(this.held);
     // Nothing to say (the caller posts a failure notice instead): any draft is taken back.
-    const final = formatted ? finalMessages(formatted, canAttachFiles) : [];
+    const final = formatted ? finalMessages(formatted, canAttachFiles, this.mirror.sent.length) : [];
     if (continueFor && final.length) final[final.length - 1] = { ...final.at(-1)!, continueFor };
     this.final = final;
     return this.mirror.close();
@@ -100,10 +104,29 @@ export class AnswerStream<H> {
   }
 }
 
-function finalMessages(formatted: string, canAttachFiles: boolean): Shown[] {
-  const chunks = splitMessage(formatted);
-  if (chunks.length <= MAX_ANSWER_MESSAGES || !canAttachFiles) return chunks.map((content) => ({ content, button: false }));
-  const preview = splitMessage(formatted, 1500)[0]!;
-  const note = `-# The answer is long (${formatted.length.toLocaleString('en-US')} characters): the full text is in the attached file.`;
-  return [{ content: `${closeOpenFence(preview)}\n\n${note}`, button: false, files: [{ name: 'answer.md', data: Buffer.from(formatted, 'utf8'), description: 'The full answer' }] }];
+/** The final answer's messages: at least as many as were already `shown`, so no visible text is deleted. */
+function finalMessages(formatted: string, canAttachFiles: boolean, shown: number): Shown[] {
+  const chunks = splitAtLeast(formatted, shown);
+  const file = { name: 'answer.md', data: Buffer.from(formatted, 'utf8'), description: 'The full answer' };
+  const long = chunks.length > MAX_ANSWER_MESSAGES && canAttachFiles;
+  if (long && shown === 0) {
+    // Nothing shown yet: the start and the file, rather than a wall of messages.
+    const preview = splitMessage(formatted, 1500)[0]!;
+    const note = `-# The answer is long (${formatted.length.toLocaleString('en-US')} characters): the full text is in the attached file.`;
+    return [{ content: `${closeOpenFence(preview)}\n\n${note}`, button: false, files: [file] }];
+  }
+  const messages: Shown[] = chunks.map((content) => ({ content, button: false }));
+  if (long) messages[messages.length - 1] = { ...messages.at(-1)!, files: [file] };
+  return messages;
+}
+
+/** Split into messages, in at least `count` of them when the text allows (streamed parts were a little shorter). */
+function splitAtLeast(text: string, count: number): string[] {
+  let limit = MESSAGE_LIMIT;
+  let chunks = splitMessage(text, limit);
+  while (chunks.length < count && limit > 500) {
+    limit = Math.floor(limit * 0.9);
+    chunks = splitMessage(text, limit);
+  }
+  return chunks;
 }

@@ -80,3 +80,20 @@ function fenceAfter(piece: string, open: string | null): string | null {
   }
   return state;
 }
+
+/**
+ * The start of `text` as a Discord block quote of at most `room` characters (an ellipsis marking a cut),
+ * with a code fence the cut leaves open closed inside the quote, so the link or footer after it is not
+ * swallowed into a code block.
+ */
+export function quotePreview(text: string, room: number): string {
+  const quote = (body: string) => `> ${closeOpenFence(body).replace(/\n/g, '\n> ')}`;
+  let keep = Math.min(text.length, room);
+  for (;;) {
+    const body = keep >= text.length ? text : `${text.slice(0, graphemeBoundary(text, keep))}…`;
+    const quoted = quote(body);
+    if (quoted.length <= room || keep <= 1) return quoted;
+    // Each quoted line adds "> ", and a closed fence adds a line: take off what overflows, and a little more.
+    keep -= quoted.length - room + 1;
+  }
+}

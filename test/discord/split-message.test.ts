@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitMessage, splitMessage } from '../../src/discord/split-message.js';
+import { fitMessage, quotePreview, splitMessage } from '../../src/discord/split-message.js';
 import { formatAnswer, formatStep } from '../../src/discord/format-steps.js';
 
 function fencesBalanced(chunk: string): boolean {
@@ -92,5 +92,24 @@ describe('fences and cuts in what the bot posts', () => {
     const fitted = fitMessage(`${'a'.repeat(1998)}😀😀`);
     expect(fitted.length).toBeLessThanOrEqual(2000);
     expect(fitted.endsWith('a…')).toBe(true);
+  });
+});
+
+describe('quotePreview', () => {
+  const fences = (text: string) => (text.match(/```/g) ?? []).length;
+
+  it('closes a code block the cut falls inside, within the quote and within the room', () => {
+    const answer = `Here is the script:\n\`\`\`python\n${Array.from({ length: 200 }, (_, i) => `print(${i})`).join('\n')}\n\`\`\`\nThat prints the numbers.`;
+    const preview = quotePreview(answer, 500);
+    expect(preview.length).toBeLessThanOrEqual(500);
+    expect(fences(preview) % 2).toBe(0);
+    expect(preview.split('\n').every((line) => line.startsWith('> '))).toBe(true);
+    expect(preview).toContain('…');
+    // What the reply adds after the quote (the link) is outside any code block.
+    expect(fences(`${preview}\n-# Full answer: https://discord.com/x`) % 2).toBe(0);
+  });
+
+  it('quotes a short answer whole, untouched', () => {
+    expect(quotePreview('Paris.\nSecond line.', 500)).toBe('> Paris.\n> Second line.');
   });
 });

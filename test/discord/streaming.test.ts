@@ -87,6 +87,46 @@ describe('a streamed answer in Discord', () => {
     expect(h.fake.rateLimitHits).toEqual([]);
   }, 30_000);
 
+  it('with the production defaults, a streamed 9,000-character answer keeps every message it was written into', async () => {
+    h = await startHarness({ production: true });
+    // Prose in paragraphs, as models write: the splitter cuts at paragraph breaks, so it takes more than five messages.
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `Paragraph ${i + 1}: ${'some words here '.repeat(70).trim()}.`);
+    const answer = paragraphs.join('\n\n');
+    expect(answer.length).toBeGreaterThan(9_000);
+    h.model.script({ content: answer, stream: { chunks: pieces(answer, 300), paceMs: 40 } });
+    const first = await ask(h, 'Write a lot');
+    await h.fake.waitFor(() => h!.fake.messagesIn(first.channelId).some((m) => m.content.includes('-# 1 step')), 20_000);
+    const all = h.fake.messagesIn(first.channelId, { includeDeleted: true }).filter((m) => m.authorId === h!.fake.botId);
+    // Nothing the members were reading was taken away.
+    expect(all.filter((m) => m.deleted)).toEqual([]);
+    const parts = all.slice(all.findIndex((m) => m.content.startsWith('### Answer')));
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part.content.length).toBeLessThanOrEqual(2000);
+    const shown = parts.map((p) => p.content).join('\n\n');
+    let at = 0;
+    for (const paragraph of paragraphs) {
+      at = shown.indexOf(paragraph, at);
+      expect(at).toBeGreaterThanOrEqual(0);
+    }
+  }, 30_000);
+
+  it('a streamed 20,000-character answer keeps its messages and, where files are allowed, is also attached whole', async () => {
+    h = await startHarness({ production: true });
+    const answer = Array.from({ length: 2000 }, (_, i) => `line ${String(i).padStart(4, '0')}`).join('\n');
+    h.model.script({ content: answer, stream: { chunks: pieces(answer, 500), paceMs: 60 } });
+    const first = await ask(h, 'Write even more');
+    await h.fake.waitFor(() => h!.fake.messagesIn(first.channelId).some((m) => m.content.includes('-# 1 step')), 30_000);
+    const all = h.fake.messagesIn(first.channelId, { includeDeleted: true }).filter((m) => m.authorId === h!.fake.botId);
+    expect(all.filter((m) => m.deleted)).toEqual([]);
+    const parts = all.slice(all.findIndex((m) => m.content.startsWith('### Answer')));
+    expect(parts.length).toBeGreaterThan(5);
+    const lines = parts.map((p) => p.content).join('\n').split('\n').filter((l) => /^line \d{4}$/.test(l));
+    expect(lines).toEqual(answer.split('\n'));
+    await h.fake.waitFor(() => parts.at(-1)!.attachments.length === 1, 10_000);
+    expect(parts.at(-1)!.attachments[0]!.filename).toBe('answer.md');
+    expect(parts.slice(0, -1).every((p) => p.attachments.length === 0)).toBe(true);
+  }, 60_000);
+
   it('streams the model\'s thoughts into the step log at the full display level', async () => {
     h = await startHarness();
     const thought = 'I should compute this rather than guess, so I will call the calculator with the expression as given.';
