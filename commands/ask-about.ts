@@ -19,7 +19,7 @@ import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MessageCommand } from '../src/discord/command.js';
 import { missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
 import { attachmentsOf } from '../src/discord/follow-ups.js';
-import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-info.js';
+import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
 import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
 import type { BotServices } from '../src/discord/services.js';
@@ -136,7 +136,7 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
     const thread = inThread
       ? channel
       : 'threads' in channel
-        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text), autoArchiveDuration: 1440 })
+        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 })
         : undefined;
     if (!thread) throw new Error('this kind of channel has no threads');
     const announced = await thread.send({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
