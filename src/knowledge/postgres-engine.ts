@@ -30,7 +30,7 @@ function schema(p: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${p}documents (
       id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
       format TEXT NOT NULL, hash TEXT NOT NULL, bytes BIGINT NOT NULL, passages INTEGER NOT NULL,
-      updated_at TIMESTAMPTZ NOT NULL, UNIQUE (collection, source))`,
+      updated_at TIMESTAMPTZ NOT NULL, channel_id TEXT, UNIQUE (collection, source))`,
     `CREATE TABLE IF NOT EXISTS ${p}passages (
       id BIGSERIAL PRIMARY KEY, document_id BIGINT NOT NULL REFERENCES ${p}documents (id) ON DELETE CASCADE,
       collection TEXT NOT NULL, ordinal INTEGER NOT NULL, headings JSONB NOT NULL, body TEXT NOT NULL,
@@ -38,11 +38,6 @@ function schema(p: string): string[] {
     `CREATE INDEX IF NOT EXISTS ${p}passages_tsv ON ${p}passages USING GIN (tsv)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id)`,
     `CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes)`,
-    // Indexes made before documents remembered their channel: the column, then the channel of each
-    // document that came from a Discord message (its source is the message's link: .../guild/channel/message).
-    `ALTER TABLE ${p}documents ADD COLUMN IF NOT EXISTS channel_id TEXT`,
-    `UPDATE ${p}documents SET channel_id = split_part(source, '/', 6)
-     WHERE channel_id IS NULL AND source ~ '^https://discord\\.com/channels/[0-9]{17,20}/[0-9]{17,20}/[0-9]{17,20}$'`,
     // Fails at start-up, not on the first document, when the server lacks the configuration.
     `SELECT ${cfg}`,
   ];
@@ -67,6 +62,7 @@ export async function openPostgresEngine(url: string, where: string, options: Po
           if (!['23505', '42P07', '42701'].includes(String((error as { code?: unknown }).code))) throw error;
         }
       }
+      await addChannelColumn(query, p);
     });
   } catch (error) {
     await pool.end().catch(() => {});
@@ -180,4 +176,23 @@ export async function openPostgresEngine(url: string, where: string, options: Po
 
     close: () => pool.end(),
   };
+}
+
+/**
+ * The channel column, for an index made before documents remembered their channel: added, and filled
+ * in for the documents that came from a Discord message (their source is the message's link,
+ * .../guild/channel/message), so passages said in a restricted channel stay there from the first start
+ * of this version on.
+ */
+async function addChannelColumn(query: <T>(sql: string, params?: unknown[]) => Promise<T[]>, p: string): Promise<void> {
+  const present = await query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'channel_id'`,
+    [`${p}documents`],
+  );
+  if (present.length > 0) return;
+  await query(`ALTER TABLE ${p}documents ADD COLUMN IF NOT EXISTS channel_id TEXT`);
+  await query(
+    `UPDATE ${p}documents SET channel_id = split_part(source, '/', 6)
+     WHERE channel_id IS NULL AND source ~ '^https://discord\\.com/channels/[0-9]{17,20}/[0-9]{17,20}/[0-9]{17,20}$'`,
+  );
 }
