@@ -59,7 +59,7 @@ export async function openPostgresEngine(url: string, where: string, options: Po
           await query(statement);
         } catch (error) {
           // Two processes starting at once both create a table or index; the loser's error is harmless.
-          if (!['23505', '42P07', '42701'].includes(String((error as { code?: unknown }).code))) throw error;
+          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
         }
       }
       await addChannelColumn(query, p);
