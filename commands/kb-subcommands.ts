@@ -90,7 +90,9 @@ export async function listDocuments(interaction: GuildSlash, ctx: KbServices, kn
     return say(interaction, `This server's knowledge base has no documents yet. Add one with \`/kb add\` (a file or a URL), or **Apps → Add to knowledge base** on a message.${note}`);
   }
   const lines = documents.slice(0, LISTED).map((d) =>
-    `\`#${d.id}\` **${shownTitle(d.title, 80)}** · ${plural(d.passages, 'passage')} · ${formatBytes(d.bytes)} · <t:${Math.floor(d.updatedAt.getTime() / 1000)}:R> · ${origin(d)}`);
+    `\`#${d.id}\` **${shownTitle(d.title, 80)}** · ${plural(d.passages, 'passage')} · ${formatBytes(d.bytes)} · <t:${Math.floor(d.updatedAt.getTime() / 1000)}:R> · ${origin(d)}` +
+    // Found only by members who can view that channel (a message added from it).
+    (d.channelId ? ` · 🔒 <#${d.channelId}>` : ''));
   if (documents.length > LISTED) lines.push(`-# …and ${documents.length - LISTED} older documents (\`npm run kb -- list --guild ${interaction.guildId}\` lists them all).`);
   const header = `**${plural(documents.length, 'document')}**, ${formatBytes(used)} of ${formatBytes(knowledge.base.limits.maxBytes)} (newest first):`;
   await say(interaction, [header, ...lines].join('\n') + note);

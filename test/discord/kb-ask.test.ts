@@ -140,6 +140,9 @@ describe('the knowledge base in runs', () => {
     expect(added.content).toMatch(/^✅ Added /);
     expect(added.content).toContain('🔒 This message is from #mods that not everyone can see: `/kb search` and `search_knowledge` will show it only to members who can see that channel.');
     expect((await storedDocuments(w)).find((d) => d.link?.endsWith(secret.id))?.channelId).toBe(mods.id);
+    const list = (await kbCommand(fake, 'list', {}, modId)).content.split('\n');
+    expect(list.find((line) => line.includes('Ban appeals'))).toMatch(new RegExp(` · 🔒 <#${mods.id}>$`));
+    expect(list.find((line) => line.includes('FAQ'))).not.toContain('🔒');
 
     // /kb search: alice, in #general, does not find it; the moderator does; both find the FAQ.
     const aliceSearch = await kbCommand(fake, 'search', { query: 'review password heron' }, alice);
