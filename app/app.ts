@@ -121,8 +121,10 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     maxTextBytes: config.attachments.maxTextBytes,
     maxImageBytes: config.attachments.maxImageBytes,
     takesImages: (model) => takesImages(config.attachments.vision, model),
-    // A file may take at most half the history's budget, so the question and recent turns still fit.
+    // The files of one message together take at most half the history's budget, so the question and
+    // recent turns still fit; counted with the history's own counter.
     shorten: (text, maxTokens) => core.tokenCounter.shorten(text, maxTokens),
+    countTokens: (text) => core.tokenCounter.text(text),
     maxTextTokens: Math.floor(config.storage.historyTokenBudget / 2),
     extraOrigins: overrides.attachmentOrigins,
   });

@@ -19,7 +19,7 @@ import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MessageCommand } from '../src/discord/command.js';
 import { missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
 import { attachmentsOf } from '../src/discord/follow-ups.js';
-import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-info.js';
+import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
 import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
 import type { BotServices } from '../src/discord/services.js';
@@ -136,9 +136,11 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
     const thread = inThread
       ? channel
       : 'threads' in channel
-        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text), autoArchiveDuration: 1440 })
+        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 })
         : undefined;
     if (!thread) throw new Error('this kind of channel has no threads');
+    // A thread opened here is the asker's for good: `/reset` goes by this, whoever speaks first after one.
+    if (!inThread) await services.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
     const announced = await thread.send({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
     await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
     await runIn(interaction, turn, thread, announced);

@@ -4,7 +4,7 @@
  */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction, type Message, type ThreadChannel } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { displayNameOf, scopeOf, threadName } from '../src/discord/interaction-info.js';
+import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
 import type { TurnOutcome } from '../src/discord/thread-turn.js';
 import type { AdmittedTurn } from '../src/discord/turns.js';
@@ -85,7 +85,7 @@ export const ask: Command = {
     if (missing.length === 0) {
       try {
         reply = await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
-        thread = await reply.startThread({ name: threadName(question), autoArchiveDuration: 1440 });
+        thread = await reply.startThread({ name: threadName(question, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 });
         // The thread is the asker's for good: `/reset` goes by this, whoever speaks first after one.
         await conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread?.id }, 'could not record the thread\'s starter'));
       } catch (error) {

@@ -11,8 +11,10 @@ import {
   InteractionContextType,
   MessageFlags,
   PermissionFlagsBits,
+  type Guild,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
+import { isRestrictedChannel } from '../src/discord/channel-visibility.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
@@ -44,7 +46,7 @@ export const addToKnowledgeBase: MessageCommand = {
         content: message.content,
         authorName: displayNameOf(message.member, message.author),
       });
-      await addDocument(interaction, ctx, ctx.knowledge, doc);
+      await addDocument(interaction, ctx, ctx.knowledge, doc, await restrictedNotice(interaction.guild, message.channelId));
     } catch (error) {
       if (!(error instanceof KnowledgeInputError)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, `${ADD_TO_KNOWLEDGE_BASE} failed`);
       const content = error instanceof KnowledgeInputError
@@ -55,3 +57,9 @@ export const addToKnowledgeBase: MessageCommand = {
   },
 };
 
+/** For a message from a channel @everyone cannot view: who will find it, so the moderator is not surprised. */
+async function restrictedNotice(guild: Guild | null, channelId: string): Promise<string> {
+  if (guild && !(await isRestrictedChannel(guild, channelId))) return '';
+  const name = guild?.channels.cache.get(channelId)?.name;
+  return `-# 🔒 This message is from ${name ? `#${name}` : 'a channel'} that not everyone can see: \`/kb search\` and \`search_knowledge\` will show it only to members who can see that channel.`;
+}

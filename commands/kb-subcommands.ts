@@ -4,6 +4,7 @@
  * Refusals of the input (type, size, caps, address rules) are KnowledgeInputError, shown as they are.
  */
 import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteraction } from 'discord.js';
+import { channelViewer } from '../src/discord/channel-visibility.js';
 import type { BotServices, KnowledgeServices } from '../src/discord/services.js';
 import { fitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
@@ -43,8 +44,11 @@ function origin(doc: Pick<DocumentInfo, 'link' | 'source'>): string {
   return doc.link ? `<${doc.link}>` : `\`${doc.source.replace(/`/g, 'ˋ')}\``;
 }
 
-/** Add a document, audit it and tell the moderator (the same for `/kb add` and the message menu). */
-export async function addDocument(interaction: GuildCommand, ctx: KbServices, knowledge: KnowledgeServices, doc: DocumentInput): Promise<void> {
+/**
+ * Add a document, audit it and tell the moderator (the same for `/kb add` and the message menu);
+ * `notice`, a line more for the moderator (who will find it).
+ */
+export async function addDocument(interaction: GuildCommand, ctx: KbServices, knowledge: KnowledgeServices, doc: DocumentInput, notice = ''): Promise<void> {
   const result = await knowledge.base.add(interaction.guildId, doc);
   const { document } = result;
   const detail = auditDetail(result);
@@ -56,7 +60,7 @@ export async function addDocument(interaction: GuildCommand, ctx: KbServices, kn
     ? `✅ ${title} is already in the knowledge base with the same content; nothing was indexed again. ${size}`
     : `✅ ${result.status === 'added' ? 'Added' : 'Replaced'} ${title}: ${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)}, from ${origin(document)}. ${size}\n` +
       '-# `search_knowledge` can find it from the next step of any run here (unless a `/tools` rule turns the tool off).';
-  await say(interaction, content + note);
+  await say(interaction, content + (notice ? `\n${notice}` : '') + note);
 }
 
 function auditDetail({ status, document }: AddResult): string {
@@ -86,7 +90,9 @@ export async function listDocuments(interaction: GuildSlash, ctx: KbServices, kn
     return say(interaction, `This server's knowledge base has no documents yet. Add one with \`/kb add\` (a file or a URL), or **Apps → Add to knowledge base** on a message.${note}`);
   }
   const lines = documents.slice(0, LISTED).map((d) =>
-    `\`#${d.id}\` **${shownTitle(d.title, 80)}** · ${plural(d.passages, 'passage')} · ${formatBytes(d.bytes)} · <t:${Math.floor(d.updatedAt.getTime() / 1000)}:R> · ${origin(d)}`);
+    `\`#${d.id}\` **${shownTitle(d.title, 80)}** · ${plural(d.passages, 'passage')} · ${formatBytes(d.bytes)} · <t:${Math.floor(d.updatedAt.getTime() / 1000)}:R> · ${origin(d)}` +
+    // Found only by members who can view that channel (a message added from it).
+    (d.channelId ? ` · 🔒 <#${d.channelId}>` : ''));
   if (documents.length > LISTED) lines.push(`-# …and ${documents.length - LISTED} older documents (\`npm run kb -- list --guild ${interaction.guildId}\` lists them all).`);
   const header = `**${plural(documents.length, 'document')}**, ${formatBytes(used)} of ${formatBytes(knowledge.base.limits.maxBytes)} (newest first):`;
   await say(interaction, [header, ...lines].join('\n') + note);
@@ -114,7 +120,12 @@ export async function searchDocuments(interaction: GuildSlash, knowledge: Knowle
   const query = interaction.options.getString('query', true);
   const limit = interaction.options.getInteger('limit') ?? 5;
   // Snippets sized so the whole reply fits one message.
-  const hits = await knowledge.base.search(interaction.guildId, query, { limit, snippetChars: Math.max(120, Math.floor(1_300 / limit)) });
+  const hits = await knowledge.base.search(interaction.guildId, query, {
+    limit,
+    snippetChars: Math.max(120, Math.floor(1_300 / limit)),
+    // What was said in a channel is shown only to members who can view that channel.
+    canView: channelViewer(interaction.guild, interaction.user.id),
+  });
   if (hits.length === 0) {
     const none = (await knowledge.base.hasDocuments(interaction.guildId))
       ? 'No passage matches those words. The search matches words, not meaning: try other or fewer words.'

@@ -34,7 +34,8 @@ export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search
       if (!collection) {
         return 'There is no knowledge base here: documents belong to a server, and this run is not in one. Answer without it.';
       }
-      const hits = await knowledge.search(collection, query, { limit, snippetChars: snippetBudget(limit) });
+      // What was said in a channel is found only by those who can read that channel.
+      const hits = await knowledge.search(collection, query, { limit, snippetChars: snippetBudget(limit), canView: ctx.canViewChannel });
       if (hits.length === 0) {
         if (!(await knowledge.hasDocuments(collection))) {
           return "This server's knowledge base has no documents yet (moderators add them with /kb add). Answer without it.";

@@ -14,7 +14,7 @@ import { ProtocolMemory } from './protocol-memory.js';
 import { RunLoop } from './run-loop.js';
 import type { BeforeTool, RunPlan } from './run-plan.js';
 import { TextProtocol } from './text-protocol.js';
-import type { ToolDefinition } from './tool.js';
+import type { ToolContext, ToolDefinition } from './tool.js';
 import { ToolIndex } from './tool-index.js';
 import { ToolRunner } from './tool-runner.js';
 import { DEFAULT_RUN, type RunDefaults } from './run-defaults.js';
@@ -57,6 +57,8 @@ export interface RunInput {
   beforeTool?: BeforeTool;
   /** The knowledge collection tools search (a Discord server's id, or the terminal's collection). */
   collection?: string;
+  /** Whether the member asking may view a channel (see ToolContext); absent: everything is visible. */
+  canViewChannel?: ToolContext['canViewChannel'];
 }
 
 export interface Engine {
@@ -82,7 +84,7 @@ export function createEngine(options: EngineOptions): Engine {
       const runner = new ToolRunner(index, {
         timeoutMs: defaults.toolTimeoutMs,
         maxOutputChars: defaults.maxToolOutputChars,
-        context: { ...context, collection: input.collection },
+        context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel },
         clock,
       });
       const plan: RunPlan = {

@@ -44,7 +44,13 @@ const LABELS: Array<[RegExp, Label]> = [
 // number, then a colon (ASCII or full-width). Bold may close before or after the colon.
 const LABEL_LINE =
   /^\s*(?:[-*>]\s+|#{1,6}\s+)?([*_`]{0,3})\s*([a-z]+(?:[ _][a-z]+)?)\s*(?:\d+|\(\d+\)|#\d+)?\s*([*_`]{0,3})\s*[:：]\s*([*_`]{0,3})\s?(.*)$/i;
-const PAUSE_LINE = /^\s*[*_`]{0,3}\s*PAUSE\s*[*_`]{0,3}\s*\.?\s*$/;
+// PAUSE on a line of its own, in any case and any emphasis (`pause`, `**PAUSE**`, `__Pause__`).
+const PAUSE_LINE = /^\s*[*_`]{0,3}\s*PAUSE\s*[*_`]{0,3}\s*\.?\s*$/i;
+// PAUSE written at the end of the action line; upper case only, so prose ending in "pause" keeps it.
+const TRAILING_PAUSE = /\s*[*_]{0,3}\bPAUSE\b[*_]{0,3}\s*$/;
+// What a stop at PAUSE leaves of `**PAUSE**` or `__PAUSE__`: the opening markers, alone at the end of
+// the reply or after the action's value. An opening emphasis with nothing after it means nothing.
+const STOP_FRAGMENT = /(?:\n|[ \t])[ \t]*(?:\*{1,3}|_{1,3})[ \t]*$/;
 const FENCE_LINE = /^\s*`{2,}[\w-]*\s*$/;
 // Only the label's own spelling: "fer yer final answer: free text" in prose is not an answer.
 const INLINE_FINAL = /\b(?:Final Answer|FINAL ANSWER)\s*[:：]\s*/;
@@ -71,7 +77,8 @@ function sections(reply: string): Section[] {
     const last = out[out.length - 1]!;
     last.text = last.text ? `${last.text}\n${text}` : text;
   };
-  for (const line of reply.replace(/\r\n?/g, '\n').replace(PARTIAL_OBSERVATION, '').split('\n')) {
+  const whole = reply.replace(/\r\n?/g, '\n').replace(PARTIAL_OBSERVATION, '').replace(STOP_FRAGMENT, '');
+  for (const line of whole.split('\n')) {
     if (FENCE_LINE.test(line)) continue;
     if (PAUSE_LINE.test(line)) {
       out.push({ label: 'pause', text: '' });
@@ -102,7 +109,7 @@ function labelValue(m: RegExpExecArray): string {
 
 /** Trim, drop emphasis markers left unbalanced around a value (`python_repl_ast**`), and inline trailing PAUSE. */
 function cleanText(text: string): string {
-  let t = text.replace(/\s*\bPAUSE\s*$/, '').trim();
+  let t = text.replace(TRAILING_PAUSE, '').trim();
   const lead = /^[*_]{1,3}(?=\S)/.exec(t)?.[0];
   if (lead && !t.slice(lead.length).includes(lead)) t = t.slice(lead.length);
   const trail = /(?<=\S)[*_]{1,3}$/.exec(t)?.[0];

@@ -30,6 +30,7 @@ class CallContext implements ToolContext {
   readonly fetch: typeof fetch;
   readonly now: () => Date;
   readonly collection: string | undefined;
+  readonly canViewChannel: ToolContext['canViewChannel'];
   constructor(
     base: Omit<ToolContext, 'signal'>,
     private readonly makeSignal: () => AbortSignal,
@@ -37,6 +38,7 @@ class CallContext implements ToolContext {
     this.fetch = base.fetch;
     this.now = base.now;
     this.collection = base.collection;
+    this.canViewChannel = base.canViewChannel;
   }
 
   get signal(): AbortSignal {

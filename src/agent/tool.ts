@@ -27,6 +27,11 @@ export interface ToolContext {
   now: () => Date;
   /** The knowledge collection of the place the run is in (a Discord server's id, or the terminal's); none outside one. */
   collection?: string;
+  /**
+   * Whether the member the run answers may view a channel (Discord's View Channel there), so what was
+   * said in a channel reaches only those who can read it. Absent: everything is visible (the terminal).
+   */
+  canViewChannel?: (channelId: string) => boolean | Promise<boolean>;
 }
 
 export interface ToolDefinition<Args = any> {

@@ -83,7 +83,9 @@ export interface ModelReply {
 /**
  * Fits a request into the model's context window before it is sent: the messages to send (the system
  * prompt and the newest turn always kept). `hard`: the server said the last attempt did not fit, so
- * leave more room this time. Supplied by whoever knows the window and the tokenizer.
+ * leave more room this time; when there is nothing left to trim (the newest message alone is what
+ * overflows), it throws a `context-length` ModelError rather than return the same request again.
+ * Supplied by whoever knows the window and the tokenizer.
  */
 export type FitContext = (request: { model: string; messages: ChatMessage[]; tools?: ToolSchema[]; maxTokens?: number }, hard: boolean) => ChatMessage[];
 

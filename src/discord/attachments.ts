@@ -35,7 +35,13 @@ export interface AttachmentReaderOptions {
   takesImages(model: string): boolean;
   /** Cut text to a number of tokens with a note saying so (the history's token counter). */
   shorten?(text: string, maxTokens: number): string;
-  /** Most tokens one text file may take in the question. Default: no cut. */
+  /** Tokens in a text (the history's token counter), so the files' shared budget is counted as the history is. */
+  countTokens?(text: string): number;
+  /**
+   * Most tokens the text files of one message may take together, in the order they were attached: a
+   * file past the budget is shortened to what is left, and the ones after it are not read. Needs
+   * `shorten` and `countTokens`; without them, or unset, nothing is cut.
+   */
   maxTextTokens?: number;
   /** Longest wait for one file. Default 10 seconds. */
   timeoutMs?: number;
@@ -70,7 +76,8 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  async function readOne(file: AttachmentRef, model: string, signal?: AbortSignal): Promise<ReadFile> {
+  /** One file: an image or a note as it will be sent, or a text file's text, which the shared budget places. */
+  async function readOne(file: AttachmentRef, model: string, signal?: AbortSignal): Promise<ReadFile | TextFile> {
     const name = cleanName(file.name);
     const notRead = (why: string): ReadFile => ({
       name,
@@ -105,20 +112,52 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
       return notRead('it is not UTF-8 text');
     }
     // Files are input like any message: invisible and spoofing characters go before the model sees them.
-    text = cleanText(text);
-    const shortened = options.shorten && options.maxTextTokens ? options.shorten(text, options.maxTextTokens) : text;
-    const cut = shortened !== text;
-    return {
-      name,
-      outcome: cut ? 'shortened' : 'read',
-      ...(cut ? { why: 'shortened to fit the conversation' } : {}),
-      parts: [{ type: 'text', text: `[attached file: ${name}]\n${shortened}\n[end of ${name}]` }],
-    };
+    return { name, size: file.size, text: cleanText(text) };
   }
 
   return {
-    read: (files, model, signal) => Promise.all(files.map((file) => readOne(file, model, signal))),
+    async read(files, model, signal) {
+      const downloaded = await Promise.all(files.map((file) => readOne(file, model, signal)));
+      return shareTextBudget(downloaded, options);
+    },
   };
+}
+
+/** A text file downloaded and decoded, before the message's shared budget decides how much of it goes in. */
+interface TextFile {
+  name: string;
+  size: number;
+  text: string;
+}
+
+/** Below this many tokens left, a file is not worth a shortened excerpt: it is not read. */
+const SMALLEST_EXCERPT = 64;
+/** Room for the "[… shortened: …]" note the counter adds, and for re-encoding at the cut. */
+const SHORTEN_NOTE_TOKENS = 32;
+
+/** Put the text files into the message one after another, while the budget lasts. */
+function shareTextBudget(files: Array<ReadFile | TextFile>, options: AttachmentReaderOptions): ReadFile[] {
+  const { maxTextTokens: budget, shorten, countTokens } = options;
+  let left = budget ?? Infinity;
+  return files.map((file) => {
+    if (!('text' in file)) return file;
+    const wrap = (body: string) => `[attached file: ${file.name}]\n${body}\n[end of ${file.name}]`;
+    const whole = wrap(file.text);
+    if (budget === undefined || !shorten || !countTokens) return { name: file.name, outcome: 'read', parts: [{ type: 'text', text: whole }] };
+    const cost = countTokens(whole);
+    if (cost <= left) {
+      left -= cost;
+      return { name: file.name, outcome: 'read', parts: [{ type: 'text', text: whole }] };
+    }
+    const room = left - countTokens(wrap('')) - SHORTEN_NOTE_TOKENS;
+    if (room < SMALLEST_EXCERPT) {
+      const why = `the files of this message already take the ${budget} tokens allowed for files (half of HISTORY_TOKEN_BUDGET)`;
+      return { name: file.name, outcome: 'not-read', why, parts: [{ type: 'text', text: `[attached file ${file.name} (${formatBytes(file.size)}) was not read: ${why}]` }] };
+    }
+    const excerpt = wrap(shorten(file.text, room));
+    left = Math.max(0, left - countTokens(excerpt));
+    return { name: file.name, outcome: 'shortened', why: 'shortened to fit the conversation', parts: [{ type: 'text', text: excerpt }] };
+  });
 }
 
 class TooLarge extends Error {}

@@ -2,10 +2,11 @@
  * Facts about where an interaction or message happened and who sent it, read the same way for
  * slash commands, buttons and messages: the run scope (for tool policy and channel settings) and names.
  */
-import type { Channel, GuildMember, Interaction, Message } from 'discord.js';
+import type { Channel, Guild, GuildMember, Interaction, Message } from 'discord.js';
 import type { APIInteractionGuildMember } from 'discord.js';
 import { cleanText } from '../agent/clean-text.js';
 import type { RunScope } from '../policy/index.js';
+import { NO_NAMES, plainMentions, type MentionNames } from './mention-words.js';
 import { graphemeBoundary } from './split-message.js';
 
 type AnyMember = GuildMember | APIInteractionGuildMember | null | undefined;
@@ -37,11 +38,24 @@ export function scopeOf(source: Interaction | Message, member: AnyMember): RunSc
   return { guildId: source.guildId, ...ruleChannel(source.channel), userId: user.id, roleIds: roleIdsOf(member) };
 }
 
-/** A thread name from the question: one line, at most 100 characters, cut at a word. */
-export function threadName(question: string): string {
-  const line = cleanText(question).replace(/\s+/g, ' ').trim() || 'Question';
+/**
+ * A thread name from the question: one line, mentions as plain words (`names` from the guild's cache),
+ * at most 100 characters, cut at a word.
+ */
+export function threadName(question: string, names: MentionNames = NO_NAMES): string {
+  const line = plainMentions(cleanText(question), names).replace(/\s+/g, ' ').trim() || 'Question';
   if (line.length <= 100) return line;
   const cut = line.slice(0, graphemeBoundary(line, 99));
   const space = cut.lastIndexOf(' ');
   return `${space > 60 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Names for mentions from a guild's caches: no request, and a neutral word where a name is not cached. */
+export function cachedMentionNames(guild: Guild | null | undefined): MentionNames {
+  if (!guild) return NO_NAMES;
+  return {
+    user: (id) => guild.members.cache.get(id)?.displayName ?? guild.client.users.cache.get(id)?.displayName,
+    role: (id) => guild.roles.cache.get(id)?.name,
+    channel: (id) => guild.channels.cache.get(id)?.name,
+  };
 }

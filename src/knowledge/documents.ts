@@ -108,7 +108,8 @@ const PREPARE_VERSION = 1;
 /** The hash that decides whether a document changed: its content and everything shown with it. */
 export function documentHash(doc: DocumentInput): string {
   return createHash('sha256')
-    .update(JSON.stringify([PREPARE_VERSION, doc.format, doc.title ?? '', doc.link ?? '', doc.content]))
+    // The channel only when there is one, so documents without it keep the hash they were indexed with.
+    .update(JSON.stringify([PREPARE_VERSION, doc.format, doc.title ?? '', doc.link ?? '', doc.content, ...(doc.channelId ? [doc.channelId] : [])]))
     .digest('hex');
 }
 

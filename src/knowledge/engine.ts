@@ -22,6 +22,8 @@ export interface WriteRequest {
   format: DocumentFormat;
   hash: string;
   bytes: number;
+  /** The channel whose members alone may find it; absent: server-wide. */
+  channelId?: string;
   passages: StoredPassage[];
   /** The collection's cap; checked inside the transaction so concurrent adds cannot both pass it. */
   maxBytes: number;
@@ -40,6 +42,7 @@ export interface RawHit {
   text: string;
   link?: string;
   source: string;
+  channelId?: string;
   score: number;
 }
 
@@ -85,6 +88,18 @@ export interface DocumentRow {
   bytes: number | string;
   passages: number | string;
   updated_at: string | Date;
+  channel_id?: string | null;
+}
+
+/** The columns of a document, in the order both engines select them. */
+export const DOCUMENT_COLUMNS = 'id, collection, source, title, link, format, bytes, passages, updated_at, channel_id';
+
+/**
+ * The channel of a document whose source is a Discord message link, for indexes made before documents
+ * remembered their channel: such a document came from "Add to knowledge base" on that message.
+ */
+export function channelOfMessageSource(source: string): string | undefined {
+  return /^https:\/\/discord\.com\/channels\/\d{17,20}\/(\d{17,20})\/\d{17,20}$/.exec(source)?.[1];
 }
 
 export function toDocumentInfo(row: DocumentRow): DocumentInfo {
@@ -98,6 +113,7 @@ export function toDocumentInfo(row: DocumentRow): DocumentInfo {
     bytes: Number(row.bytes),
     passages: Number(row.passages),
     updatedAt: new Date(row.updated_at),
+    ...(row.channel_id ? { channelId: row.channel_id } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { cleanText } from './clean-text.js';
 import { documentHash, formatBytes, prepareDocument } from './documents.js';
-import type { KnowledgeEngine } from './engine.js';
+import type { KnowledgeEngine, RawHit } from './engine.js';
 import { KnowledgeInputError } from './errors.js';
 import { queryTerms, snippet } from './query-terms.js';
 import type { AddResult, DocumentInput, KnowledgeBase, KnowledgeLimits, SearchHit, SearchOptions } from './types.js';
@@ -12,6 +12,8 @@ import type { AddResult, DocumentInput, KnowledgeBase, KnowledgeLimits, SearchHi
 const COLLECTION = /^[A-Za-z0-9_.:-]{1,100}$/;
 const FORMATS = new Set(['markdown', 'text', 'html']);
 const MAX_LIMIT = 50;
+/** Most ranked passages read to find `limit` the searcher may see, when channel-bound ones rank first. */
+const MAX_SCAN = 500;
 
 /** Check a collection name: a guild id, `default`, or another short plain name. */
 export function checkCollection(collection: string): string {
@@ -39,7 +41,7 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
       if (stored && stored.hash === documentHash(doc)) return { status: 'unchanged', document: stored.document };
       const prepared = prepareDocument(doc);
       const outcome = await engine.write({
-        collection, source: doc.source, title: prepared.title, link: doc.link, format: doc.format, hash: prepared.hash, bytes,
+        collection, source: doc.source, title: prepared.title, link: doc.link, format: doc.format, hash: prepared.hash, bytes, channelId: doc.channelId,
         passages: prepared.passages.map((p, ordinal) => ({ ordinal, headings: p.headings, text: p.text })),
         maxBytes: limits.maxBytes, now: now(),
       });
@@ -67,7 +69,7 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
       const terms = queryTerms(typeof query === 'string' ? query : '');
       if (terms.length === 0) return [];
       const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? 5) || 5));
-      const hits = await engine.search(collection, terms, limit);
+      const hits = await visibleHits(engine, collection, terms, limit, options.canView);
       return hits.map((hit) => {
         // Cleaned again on the way out: rows written by an older version, or by hand, are untrusted too.
         const text = cleanText(hit.text);
@@ -95,7 +97,31 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
   };
 }
 
+/**
+ * The best `limit` passages the searcher may see. Channel-bound passages they may not see are left out
+ * after ranking, so more are read (four times as many each round, up to MAX_SCAN) until `limit` are
+ * found or the matches run out. Each channel is asked about once per search.
+ */
+async function visibleHits(engine: KnowledgeEngine, collection: string, terms: string[], limit: number, canView: SearchOptions['canView']): Promise<RawHit[]> {
+  if (!canView) return engine.search(collection, terms, limit);
+  const answers = new Map<string, Promise<boolean>>();
+  const mayView = (channelId: string) => {
+    let answer = answers.get(channelId);
+    if (!answer) answers.set(channelId, (answer = Promise.resolve(canView(channelId)).catch(() => false)));
+    return answer;
+  };
+  for (let scan = limit; ; scan = Math.min(MAX_SCAN, scan * 4)) {
+    const hits = await engine.search(collection, terms, scan);
+    const shown = await Promise.all(hits.map((hit) => (hit.channelId ? mayView(hit.channelId) : true)));
+    const visible = hits.filter((_, i) => shown[i]);
+    if (visible.length >= limit || hits.length < scan || scan >= MAX_SCAN) return visible.slice(0, limit);
+  }
+}
+
 function checkDocument(doc: DocumentInput): void {
+  if (doc?.channelId !== undefined && !/^\d{17,20}$/.test(doc.channelId)) {
+    throw new KnowledgeInputError(`${doc.source}: a channel is named by its id (17-20 digits), not "${String(doc.channelId).slice(0, 40)}".`);
+  }
   if (!doc || typeof doc.content !== 'string') throw new KnowledgeInputError('A document needs its content as text.');
   if (typeof doc.source !== 'string' || !doc.source.trim() || doc.source.length > 2_000) {
     throw new KnowledgeInputError('A document needs a source (its path, URL or message link) of at most 2,000 characters.');

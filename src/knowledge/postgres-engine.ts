@@ -10,7 +10,7 @@
 import pg from 'pg';
 import { websearchText } from './query-terms.js';
 import {
-  collectionKey, guardedCall, parseHeadings, toDocumentInfo,
+  collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
   type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
 } from './engine.js';
 
@@ -30,7 +30,7 @@ function schema(p: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${p}documents (
       id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
       format TEXT NOT NULL, hash TEXT NOT NULL, bytes BIGINT NOT NULL, passages INTEGER NOT NULL,
-      updated_at TIMESTAMPTZ NOT NULL, UNIQUE (collection, source))`,
+      updated_at TIMESTAMPTZ NOT NULL, channel_id TEXT, UNIQUE (collection, source))`,
     `CREATE TABLE IF NOT EXISTS ${p}passages (
       id BIGSERIAL PRIMARY KEY, document_id BIGINT NOT NULL REFERENCES ${p}documents (id) ON DELETE CASCADE,
       collection TEXT NOT NULL, ordinal INTEGER NOT NULL, headings JSONB NOT NULL, body TEXT NOT NULL,
@@ -62,13 +62,14 @@ export async function openPostgresEngine(url: string, where: string, options: Po
           if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
         }
       }
+      await addChannelColumn(query, p);
     });
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
   }
 
-  const docColumns = 'id, collection, source, title, link, format, bytes, passages, updated_at';
+  const docColumns = DOCUMENT_COLUMNS;
   const findDoc = (collection: string, source: string, on: pg.Pool | pg.PoolClient = pool) =>
     query<DocumentRow & { hash: string }>(`SELECT ${docColumns}, hash FROM ${p}documents WHERE collection = $1 AND source = $2`, [collection, source], on);
 
@@ -104,16 +105,16 @@ export async function openPostgresEngine(url: string, where: string, options: Po
         const [used] = await query<{ total: string }>(`SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = $1`, [request.collection], client);
         const usedBytes = Number(used?.total ?? 0) - Number(existing?.bytes ?? 0);
         if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
-        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now];
+        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now, request.channelId ?? null];
         let row: DocumentRow;
         if (existing) {
           await query(`DELETE FROM ${p}passages WHERE document_id = $1`, [existing.id], client);
           [row] = (await query<DocumentRow>(
-            `UPDATE ${p}documents SET title = $1, link = $2, format = $3, hash = $4, bytes = $5, passages = $6, updated_at = $7 WHERE id = $8 RETURNING ${docColumns}`,
+            `UPDATE ${p}documents SET title = $1, link = $2, format = $3, hash = $4, bytes = $5, passages = $6, updated_at = $7, channel_id = $8 WHERE id = $9 RETURNING ${docColumns}`,
             [...values, existing.id], client)) as [DocumentRow];
         } else {
           [row] = (await query<DocumentRow>(
-            `INSERT INTO ${p}documents (title, link, format, hash, bytes, passages, updated_at, collection, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${docColumns}`,
+            `INSERT INTO ${p}documents (title, link, format, hash, bytes, passages, updated_at, channel_id, collection, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${docColumns}`,
             [...values, request.collection, request.source], client)) as [DocumentRow];
         }
         await query(
@@ -149,9 +150,9 @@ export async function openPostgresEngine(url: string, where: string, options: Po
 
     search: (collection, terms, limit) =>
       guard('searching', async () => {
-        const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; score: number }>(
+        const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; channel_id: string | null; score: number }>(
           // Ranked over the passages alone first, so only the best `limit` rows are joined to their documents.
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
+          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, d.channel_id, m.score
            FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score
                  FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
                  -- Only stop words: the empty query AND-ed with the key would match the whole collection.
@@ -163,7 +164,7 @@ export async function openPostgresEngine(url: string, where: string, options: Po
         );
         return rows.map((r): RawHit => ({
           documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
-          link: r.link ?? undefined, source: r.source, score: Number(r.score),
+          link: r.link ?? undefined, source: r.source, ...(r.channel_id ? { channelId: r.channel_id } : {}), score: Number(r.score),
         }));
       }),
 
@@ -175,4 +176,23 @@ export async function openPostgresEngine(url: string, where: string, options: Po
 
     close: () => pool.end(),
   };
+}
+
+/**
+ * The channel column, for an index made before documents remembered their channel: added, and filled
+ * in for the documents that came from a Discord message (their source is the message's link,
+ * .../guild/channel/message), so passages said in a restricted channel stay there from the first start
+ * of this version on.
+ */
+async function addChannelColumn(query: <T>(sql: string, params?: unknown[]) => Promise<T[]>, p: string): Promise<void> {
+  const present = await query(
+    `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'channel_id'`,
+    [`${p}documents`],
+  );
+  if (present.length > 0) return;
+  await query(`ALTER TABLE ${p}documents ADD COLUMN IF NOT EXISTS channel_id TEXT`);
+  await query(
+    `UPDATE ${p}documents SET channel_id = split_part(source, '/', 6)
+     WHERE channel_id IS NULL AND source ~ '^https://discord\\.com/channels/[0-9]{17,20}/[0-9]{17,20}/[0-9]{17,20}$'`,
+  );
 }

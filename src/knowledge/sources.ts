@@ -138,5 +138,6 @@ export function documentFromDiscordMessage(message: DiscordMessageSource): Docum
   const firstLine = cleanText(content).split('\n').find((line) => line.trim())!.replace(/[#>*_`~|]+/g, '').replace(/\s+/g, ' ').trim();
   const excerpt = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;
   const author = cleanText(message.authorName ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) || 'someone';
-  return { source: link, link, title: `${author}: ${excerpt || 'a message'}`, format: 'markdown', content };
+  // Bound to its channel: only members who can view it there find what was said in it.
+  return { source: link, link, title: `${author}: ${excerpt || 'a message'}`, format: 'markdown', content, channelId };
 }

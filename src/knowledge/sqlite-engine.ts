@@ -10,7 +10,7 @@ import path from 'node:path';
 import { StorageError } from '../errors.js';
 import { fts5Match } from './query-terms.js';
 import {
-  collectionKey, guardedCall, parseHeadings, toDocumentInfo,
+  channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
   type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
 } from './engine.js';
 import { SqliteConnection, type SqlRunner } from './sqlite-connection.js';
@@ -27,7 +27,7 @@ function schema(p: string): string {
 CREATE TABLE IF NOT EXISTS ${p}documents (
   id INTEGER PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
   format TEXT NOT NULL, hash TEXT NOT NULL, bytes INTEGER NOT NULL, passages INTEGER NOT NULL,
-  updated_at TEXT NOT NULL, UNIQUE (collection, source));
+  updated_at TEXT NOT NULL, channel_id TEXT, UNIQUE (collection, source));
 CREATE TABLE IF NOT EXISTS ${p}passages (
   id INTEGER PRIMARY KEY, document_id INTEGER NOT NULL, ckey TEXT NOT NULL, ordinal INTEGER NOT NULL,
   headings TEXT NOT NULL, heading_text TEXT NOT NULL, body TEXT NOT NULL);
@@ -57,6 +57,7 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
     await guard('creating its tables', async () => {
       if (file !== ':memory:') await db.all('PRAGMA journal_mode = WAL');
       await db.exec(schema(p));
+      await addChannelColumn(db, p);
     });
   } catch (error) {
     await db.close().catch(() => {});
@@ -66,7 +67,7 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
     throw error;
   }
 
-  const docColumns = 'id, collection, source, title, link, format, bytes, passages, updated_at';
+  const docColumns = DOCUMENT_COLUMNS;
   const findDoc = (collection: string, source: string, on: SqlRunner = db) =>
     on.all<DocumentRow & { hash: string }>(`SELECT ${docColumns}, hash FROM ${p}documents WHERE collection = ? AND source = ?`, [collection, source]);
 
@@ -83,7 +84,7 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
       guard('writing', () => db.transaction(async (tx): Promise<WriteOutcome> => {
         // The document (if any) and the collection's total in one statement: every round trip holds the write lock.
         const [state] = await tx.all<Partial<DocumentRow> & { hash: string | null; total: number }>(
-          `SELECT d.id, d.collection, d.source, d.title, d.link, d.format, d.bytes, d.passages, d.updated_at, d.hash, t.total
+          `SELECT d.id, d.collection, d.source, d.title, d.link, d.format, d.bytes, d.passages, d.updated_at, d.channel_id, d.hash, t.total
            FROM (SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = ?) t
            LEFT JOIN ${p}documents d ON d.collection = ? AND d.source = ?`,
           [request.collection, request.collection, request.source],
@@ -92,14 +93,14 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
         if (existing && existing.hash === request.hash) return { status: 'unchanged', document: toDocumentInfo(existing) };
         const usedBytes = Number(state?.total ?? 0) - Number(existing?.bytes ?? 0);
         if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
-        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now.toISOString()];
+        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now.toISOString(), request.channelId ?? null];
         let id: number;
         if (existing) {
           id = Number(existing.id);
           await tx.run(`DELETE FROM ${p}passages WHERE document_id = ?`, [id]);
-          await tx.run(`UPDATE ${p}documents SET title = ?, link = ?, format = ?, hash = ?, bytes = ?, passages = ?, updated_at = ? WHERE id = ?`, [...values, id]);
+          await tx.run(`UPDATE ${p}documents SET title = ?, link = ?, format = ?, hash = ?, bytes = ?, passages = ?, updated_at = ?, channel_id = ? WHERE id = ?`, [...values, id]);
         } else {
-          id = (await tx.run(`INSERT INTO ${p}documents (collection, source, title, link, format, hash, bytes, passages, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [request.collection, request.source, ...values])).lastID;
+          id = (await tx.run(`INSERT INTO ${p}documents (collection, source, title, link, format, hash, bytes, passages, updated_at, channel_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [request.collection, request.source, ...values])).lastID;
         }
         const ckey = collectionKey(request.collection);
         for (let i = 0; i < request.passages.length; i += BATCH) {
@@ -111,7 +112,7 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
         }
         const document = toDocumentInfo({
           id, collection: request.collection, source: request.source, title: request.title, link: request.link ?? null, format: request.format,
-          bytes: request.bytes, passages: request.passages.length, updated_at: request.now.toISOString(),
+          bytes: request.bytes, passages: request.passages.length, updated_at: request.now.toISOString(), channel_id: request.channelId ?? null,
         });
         return { status: existing ? 'replaced' : 'added', document };
       })),
@@ -134,9 +135,9 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
 
     search: (collection, terms, limit) =>
       guard('searching', async () => {
-        const rows = await db.all<{ document_id: number; headings: string; body: string; title: string; link: string | null; source: string; score: number }>(
+        const rows = await db.all<{ document_id: number; headings: string; body: string; title: string; link: string | null; source: string; channel_id: string | null; score: number }>(
           // Ranked inside the index first, so only the best `limit` rows are joined to their text.
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, m.score
+          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, d.channel_id, m.score
            FROM (SELECT rowid AS id, rank AS score FROM ${p}fts WHERE ${p}fts MATCH ? ORDER BY rank LIMIT ?) m
            JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
            ORDER BY m.score, p.id`,
@@ -144,7 +145,7 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
         );
         return rows.map((r): RawHit => ({
           documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
-          link: r.link ?? undefined, source: r.source, score: -r.score,
+          link: r.link ?? undefined, source: r.source, ...(r.channel_id ? { channelId: r.channel_id } : {}), score: -r.score,
         }));
       }),
 
@@ -156,4 +157,25 @@ export async function openSqliteEngine(file: string, options: { prefix: string; 
 
     close: () => db.close(),
   };
+}
+
+/**
+ * The channel column, for an index made before documents remembered their channel: added, and filled
+ * in for the documents that came from a Discord message (their source is the message's link), so
+ * passages said in a restricted channel stay there from the first start of this version on.
+ */
+async function addChannelColumn(db: SqliteConnection, p: string): Promise<void> {
+  const columns = await db.all<{ name: string }>(`PRAGMA table_info(${p}documents)`);
+  if (columns.some((c) => c.name === 'channel_id')) return;
+  try {
+    await db.run(`ALTER TABLE ${p}documents ADD COLUMN channel_id TEXT`);
+  } catch (error) {
+    // Another process starting at the same moment added it first.
+    if (!/duplicate column name/i.test(String((error as Error).message))) throw error;
+  }
+  const rows = await db.all<{ id: number; source: string }>(`SELECT id, source FROM ${p}documents WHERE channel_id IS NULL AND source LIKE 'https://discord.com/channels/%'`);
+  for (const row of rows) {
+    const channelId = channelOfMessageSource(row.source);
+    if (channelId) await db.run(`UPDATE ${p}documents SET channel_id = ? WHERE id = ?`, [channelId, row.id]);
+  }
 }

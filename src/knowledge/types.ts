@@ -20,6 +20,11 @@ export interface DocumentInput {
   format: DocumentFormat;
   /** The text as given (Markdown, plain text or HTML). Its UTF-8 size is what the caps count. */
   content: string;
+  /**
+   * The Discord channel a message document was taken from: its passages are found only by members who
+   * can view that channel. Absent (every other document): found by anyone in the server.
+   */
+  channelId?: string;
 }
 
 /** A stored document. */
@@ -35,6 +40,8 @@ export interface DocumentInfo {
   bytes: number;
   passages: number;
   updatedAt: Date;
+  /** The channel whose members alone may find it (a message's channel); absent: server-wide. */
+  channelId?: string;
 }
 
 /** What `add` did. `unchanged`: the same content was already indexed under this source. */
@@ -57,6 +64,8 @@ export interface SearchHit {
   /** The link to cite, when the document has one. */
   link?: string;
   source: string;
+  /** The channel whose members alone may find the passage; absent: server-wide. */
+  channelId?: string;
   /** Higher is better; comparable only within one search. */
   score: number;
 }
@@ -67,6 +76,11 @@ export interface SearchOptions {
   limit?: number;
   /** Longest snippet in characters: default 320. */
   snippetChars?: number;
+  /**
+   * Whether the one searching may view a channel: passages bound to a channel (from its messages) are
+   * returned only when it says yes. Absent: every passage (the terminal, which sees everything).
+   */
+  canView?: (channelId: string) => boolean | Promise<boolean>;
 }
 
 /** Size caps, from KNOWLEDGE_MAX_FILE_BYTES and KNOWLEDGE_MAX_BYTES. */

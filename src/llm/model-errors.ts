@@ -21,6 +21,8 @@ export interface ServerError {
   message: string;
   code?: string;
   type?: string;
+  /** The request field the server objects to (OpenAI sends it with `unsupported_parameter`). */
+  param?: string;
 }
 
 /** Map an SDK error (or anything thrown) to a ModelError. */
@@ -66,7 +68,7 @@ export function fromServerError(said: ServerError, context: ErrorContext, cause?
   if (status === 401 || status === 403) {
     return new ModelError('auth', `The model server refused our credentials (${status}): ${detail}. Check OPENAI_API_KEY.`, status, { cause });
   }
-  if ((status === undefined || [400, 404, 422, 500, 501].includes(status)) && isToolsUnsupported(detail, context.hadTools ?? false)) {
+  if ((status === undefined || [400, 404, 422, 500, 501].includes(status)) && isToolsUnsupported(said, context.hadTools ?? false)) {
     return new ModelError('tools-unsupported', `The model server does not accept tool calling: ${detail}`, status, { cause });
   }
   if (status === undefined) {
@@ -80,7 +82,7 @@ export function fromServerError(said: ServerError, context: ErrorContext, cause?
 
 /** The server's own words from an SDK error, whatever shape its body had. */
 export function serverError(error: InstanceType<typeof OpenAI.APIError>): ServerError {
-  const body = error.error as { message?: unknown; code?: unknown; type?: unknown } | string | undefined;
+  const body = error.error as { message?: unknown; code?: unknown; type?: unknown; param?: unknown } | string | undefined;
   let text: string;
   if (typeof body === 'string') text = body;
   else if (typeof body?.message === 'string') text = body.message;
@@ -91,6 +93,7 @@ export function serverError(error: InstanceType<typeof OpenAI.APIError>): Server
     message: text.replace(/\s+/g, ' ').trim().slice(0, 400),
     code: field(error.code) ?? field(typeof body === 'object' ? body?.code : undefined),
     type: field(error.type) ?? field(typeof body === 'object' ? body?.type : undefined),
+    param: field(error.param) ?? field(typeof body === 'object' ? body?.param : undefined),
   };
 }
 

@@ -14,7 +14,13 @@ const TOOLS_UNSUPPORTED: RegExp[] = [
   /\btool (?:use|calling|calls) (?:is |are )?not supported\b/i, // generic gateways
   /\bdoes not support (?:tool|function)[ _-]?call(?:s|ing)?\b/i,
   /\bunrecognized request argument supplied: tools\b/i, // old Azure OpenAI API versions
+  /\bunsupported parameter: 'tools' is not supported\b/i, // OpenAI: "Unsupported parameter: 'tools' is not supported with this model."
 ];
+
+// OpenAI names the refused field: `code: unsupported_parameter` with `param: tools` (or tool_choice)
+// is "no tool calling here" whatever the wording. Other codes on a tools param (a schema error in
+// `tools[0]`) stay ordinary 400s, hence the exact param names.
+const TOOL_PARAMS = new Set(['tools', 'tool_choice', 'parallel_tool_calls']);
 
 // LM Studio accepts tools for every model, but a chat template that cannot render them fails with
 // this; the same request without tools works, so for a request with tools it means "use text".
@@ -30,9 +36,10 @@ const CONTEXT_LENGTH: RegExp[] = [
   /\bexceeds the context window\b/i, // OpenAI Responses API
 ];
 
-/** True when `detail` says the model or server cannot take tools. */
-export function isToolsUnsupported(detail: string, hadTools: boolean): boolean {
-  return TOOLS_UNSUPPORTED.some((re) => re.test(detail)) || (hadTools && TEMPLATE_CANNOT_RENDER.test(detail));
+/** True when the server says the model or server cannot take tools, by its code and param or its words. */
+export function isToolsUnsupported(said: { message: string; code?: string; param?: string }, hadTools: boolean): boolean {
+  if (said.code === 'unsupported_parameter' && said.param !== undefined && TOOL_PARAMS.has(said.param)) return true;
+  return TOOLS_UNSUPPORTED.some((re) => re.test(said.message)) || (hadTools && TEMPLATE_CANNOT_RENDER.test(said.message));
 }
 
 /** True when the server says the request does not fit the model's context window. */

@@ -109,9 +109,9 @@ function parseCompletion(text: string, context: ErrorContext): OpenAI.ChatComple
   }
   if (body.error) {
     // An error sent with status 200, as some gateways do.
-    const said = (JSON.parse(normalizeErrorBody(text)) as { error: { message?: unknown; code?: unknown; type?: unknown } }).error;
+    const said = (JSON.parse(normalizeErrorBody(text)) as { error: { message?: unknown; code?: unknown; type?: unknown; param?: unknown } }).error;
     const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    throw fromServerError({ message: String(said.message ?? text.slice(0, 300)), code: field(said.code), type: field(said.type) }, context);
+    throw fromServerError({ message: String(said.message ?? text.slice(0, 300)), code: field(said.code), type: field(said.type), param: field(said.param) }, context);
   }
   if (!body.choices?.length) {
     throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');

@@ -41,6 +41,14 @@ export function contextFit(options: ContextFitOptions): FitContext {
         `The request does not fit the model's context window even with the history trimmed (MODEL_CONTEXT_TOKENS is ${options.windowTokens}, MODEL_MAX_TOKENS leaves room for the reply). Raise MODEL_CONTEXT_TOKENS if the model allows more, or lower MODEL_MAX_TOKENS.`,
       );
     }
+    // The server refused the request and the harder trim left it as it was: sending it again would
+    // get the same refusal. The question itself (a pasted log, a long file) is what overflows.
+    if (hard && trimmed.droppedMessages === 0 && trimmed.shortened === 0) {
+      throw new ModelError(
+        'context-length',
+        `The model server says the request does not fit its context window, and there is no older history left to trim: the message itself is too long for the model. Shorten it (or attach long text as a file), or give the model a larger context on the server; MODEL_CONTEXT_TOKENS (now ${options.windowTokens}) should be the size the server really runs with.`,
+      );
+    }
     return trimmed.messages;
   };
 }

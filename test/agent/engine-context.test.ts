@@ -5,7 +5,8 @@ import { ModelError } from '../../src/errors.js';
 import { contextFit, TokenCounter } from '../../src/state/index.js';
 import { makeTestTools } from '../fakes/test-tools.js';
 import { ScriptedModel } from '../fakes/scripted-model.js';
-import { drain } from './helpers.js';
+import { FakeOpenAIServer } from '../fakes/openai-server.js';
+import { drain, modelFor } from './helpers.js';
 
 const counter = new TokenCounter('o200k_base');
 
@@ -67,5 +68,31 @@ describe('a request that always fits the context window', () => {
     const { result: none } = await drain(engineFor(tiny, 300).run({ messages: [{ role: 'user', content: 'word '.repeat(500) }] }));
     expect(none.error?.message).toMatch(/MODEL_CONTEXT_TOKENS is 300/);
     expect(tiny.requests).toHaveLength(0);
+  });
+
+  it('does not resend an identical request when the question itself overflows: one request, then the message', async () => {
+    // Our count says the pasted log fits a 4,000-token window, even at the harder trim's 80 %; the
+    // server, which runs with less, says it does not. Nothing older is there to trim.
+    const server = await FakeOpenAIServer.start();
+    try {
+      server.script(
+        { status: 400, error: "This model's maximum context length is 1024 tokens. However, your messages resulted in 1630 tokens.", type: 'invalid_request_error', code: 'context_length_exceeded', param: 'messages' },
+        { content: 'never asked' },
+      );
+      const engine = createEngine({
+        model: modelFor(server),
+        tools: makeTestTools().tools,
+        defaults: { protocol: 'native', maxTokens: 256 },
+        fitContext: contextFit({ windowTokens: 4_000, counter }),
+      });
+      const pastedLog = `Why does this fail?\n${'ERROR worker 17 timed out waiting for lock\n'.repeat(150)}`;
+      const { result } = await drain(engine.run({ messages: [{ role: 'user', content: pastedLog }] }));
+      expect(server.requests).toHaveLength(1);
+      expect(result).toMatchObject({ reason: 'error', error: { code: 'model-context-length' } });
+      expect(result.error?.message).toMatch(/MODEL_CONTEXT_TOKENS/);
+      expect(result.error?.message).toMatch(/message itself is too long/);
+    } finally {
+      await server.close();
+    }
   });
 });

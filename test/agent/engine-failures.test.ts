@@ -125,6 +125,21 @@ describe('runs under failure', () => {
     expect(again.result.answer).toBe('second run');
   });
 
+  it("falls back to text on OpenAI's own refusal, read from its code and param", async () => {
+    // OpenAI's body for a model without tool calling: the words alone are not in any pattern; the
+    // code (unsupported_parameter) and param (tools) say what it is.
+    const { tools } = makeTestTools();
+    server.script(
+      { status: 400, error: "Unsupported parameter: 'tools' is not supported with this model.", type: 'invalid_request_error', code: 'unsupported_parameter', param: 'tools' },
+      { content: 'Answer: 375' },
+    );
+    const { events, result } = await collect({ model: modelFor(server), tools, messages: question });
+    expect(ofType(events, 'protocol-fallback')[0]).toMatchObject({ from: 'native', to: 'text' });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.body.tools).toBeUndefined();
+    expect(result).toMatchObject({ reason: 'answer', protocol: 'text', answer: '375' });
+  });
+
   it('ends with a clear message when the whole run takes too long', async () => {
     const { tools } = makeTestTools();
     server.script({ content: 'late', delayMs: 2_000 });

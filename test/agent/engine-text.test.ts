@@ -38,6 +38,27 @@ describe('text protocol run', () => {
     expect(second.at(-1)).toEqual({ role: 'user', content: 'Observation: echo: hello\n\n[step 2 of 8]' });
   });
 
+  it.each([
+    ['bold labels, colon inside, bold PAUSE', ['**Thought:** I need to multiply.\n**Act', 'ion:** echo: 15 * 25\n*', '*PAU', 'SE**\nObservation: 375']],
+    ['bold labels, colon outside, bold PAUSE', ['**Thought**: I need to multiply.\n**Action**: echo: 15 * 25\n**', 'PAUSE**']],
+    ['underlined labels and PAUSE', ['__Thought:__ I need to multiply.\n__Action:__ echo: 15 * 25\n__PAUSE__']],
+    ['lower-case labels and pause', ['thought: I need to multiply.\naction: echo: 15 * 25\npause\nobservation: 375']],
+    ['upper-case labels, a bold PAUSE on the action line', ['THOUGHT: I need to multiply.\nACTION: echo: 15 * 25 **PAUSE**']],
+  ])('reads %s through the streaming client and runs the action', async (_name, chunks) => {
+    const { tools, calls } = makeTestTools();
+    server.script({ content: chunks.join(''), stream: { chunks } }, { content: '**thought:** I have it.\n**answer:** 375' });
+    const { events, result } = await collect({ model: modelFor(server), tools, messages: question, protocol: 'text' });
+    expect(calls).toEqual([{ tool: 'echo', args: { text: '15 * 25' } }]);
+    expect(ofType(events, 'format-reminder')).toHaveLength(0);
+    expect(ofType(events, 'thought')[0]!.text).toBe('I need to multiply.');
+    // What was streamed as the thought carries no fragment of the labels or of PAUSE.
+    const streamed = ofType(events, 'text-delta').filter((e) => e.step === 1).map((e) => e.text).join('');
+    expect(streamed).toBe('I need to multiply.');
+    // The assistant turn kept in the transcript ends with a clean PAUSE, not a dangling fragment.
+    expect(server.requests[1]!.body.messages.at(-2)!.content).not.toMatch(/\*\*\s*\nPAUSE|__\s*\nPAUSE/);
+    expect(result).toMatchObject({ reason: 'answer', answer: '375' });
+  });
+
   it('never trusts an Observation the model writes for itself', async () => {
     const { tools } = makeTestTools();
     server.script(

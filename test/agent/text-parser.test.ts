@@ -263,3 +263,36 @@ describe('text protocol parser', () => {
     expect(parseTextReply(reply, TOOLS)).toEqual(expected);
   });
 });
+
+// Labels in any case, wrapped in bold or underline emphasis, the colon inside or outside it, PAUSE
+// wrapped the same way; and what a stop at PAUSE leaves of `**PAUSE**` (the opening `**`).
+const EMPHASIS: Case[] = [
+  ['bold labels and a bold PAUSE', '**Thought:** I need to multiply.\n**Action:** calculate: 15 * 25\n**PAUSE**',
+    { thought: 'I need to multiply.', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['bold labels cut at the stop inside **PAUSE**', '**Thought:** I need to multiply.\n**Action:** calculate: 15 * 25\n**',
+    { thought: 'I need to multiply.', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['bold closed before the colon, bold PAUSE', '**Thought**: multiply\n**Action**: calculate: 15 * 25\n**PAUSE**',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['underline labels and an underlined PAUSE', '__Thought:__ multiply\n__Action:__ calculate: 15 * 25\n__PAUSE__',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['underline closed before the colon, cut at the stop', '__Thought__: multiply\n__Action__: calculate: 15 * 25\n__',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['lower-case labels and pause', 'thought: multiply\naction: calculate: 15 * 25\npause',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['upper-case labels', 'THOUGHT: multiply\nACTION: calculate: 15 * 25\nPAUSE',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['lower-case bold labels and a bold pause', '**thought:** multiply\n**action:** calculate: 15 * 25\n**pause**',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['a bold PAUSE on the action line', 'Thought: multiply\nAction: calculate: 15 * 25 **PAUSE**',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['a bold PAUSE on the action line, cut at the stop', 'Thought: multiply\nAction: calculate: 15 * 25 **',
+    { thought: 'multiply', action: { tool: 'calculate', input: '15 * 25' } }],
+  ['a mixed-case bold answer', '**thought:** done\n**ANSWER:** 375', { thought: 'done', answer: '375' }],
+  ['an answer ending in bold keeps its markers', 'Answer: The product is **375**', { answer: 'The product is **375**' }],
+];
+
+describe('text protocol parser: label case and emphasis', () => {
+  it.each(EMPHASIS)('%s', (_name, reply, expected) => {
+    expect(parseTextReply(reply, TOOLS)).toEqual(expected);
+  });
+});

@@ -36,6 +36,11 @@ const CASES: Array<[string, string, StreamedText[]]> = [
     { kind: 'answer', text: 'Paris' },
   ]],
   ['an answer that starts in bold keeps its markers', 'Answer: **4** is it.', [{ kind: 'answer', text: '**4** is it.' }]],
+  ['bold labels with the colon inside, a bold PAUSE held back', '**Thought:** I need to multiply.\n**Action:** calculate: 15 * 25\n**PAUSE**', [{ kind: 'thought', text: 'I need to multiply.' }]],
+  ['bold labels with the colon outside', '**Thought**: multiply\n**Action**: calculate: 15 * 25\n**PAUSE**', [{ kind: 'thought', text: 'multiply' }]],
+  ['underlined labels and PAUSE', '__Thought:__ multiply\n__Action:__ calculate: 15 * 25\n__PAUSE__', [{ kind: 'thought', text: 'multiply' }]],
+  ['lower-case labels and pause', 'thought: multiply\naction: calculate: 15 * 25\npause', [{ kind: 'thought', text: 'multiply' }]],
+  ['upper-case labels and a bold answer', 'THOUGHT: done\n**ANSWER:** 375', [{ kind: 'thought', text: 'done' }, { kind: 'answer', text: '375' }]],
   ['a colon inside answer text is not a label', 'Answer: Note: the time is 10:30.', [{ kind: 'answer', text: 'Note: the time is 10:30.' }]],
 ];
 

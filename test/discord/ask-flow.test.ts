@@ -8,6 +8,17 @@ afterEach(async () => {
 });
 
 describe('/ask end to end', () => {
+  it('names the thread with mentions written as plain words: names from the guild, a neutral word for the unknown', async () => {
+    h = await startHarness();
+    const { fake, model } = h;
+    const mods = fake.addRole({ name: 'Moderators' });
+    model.script({ content: 'It is up.' });
+    const { userId, otherChannelId } = fake.defaults;
+    fake.sendSlashCommand({ name: 'ask', options: { question: `@everyone <@&${mods.id}> is <#${otherChannelId}> down? cc <@${userId}> <@!999999999999999999> @here` } });
+    const answer = await fake.waitForMessage(isFinalAnswer, 10_000);
+    expect(fake.channel(answer.channelId)!.name).toBe('everyone @Moderators is #random down? cc @Alice @user here');
+  });
+
   it('defers, opens a thread named after the question, shows each step, posts the answer and edits the original reply', async () => {
     h = await startHarness();
     const { fake, model } = h;

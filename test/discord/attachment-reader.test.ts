@@ -2,6 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedSource, createAttachmentReader, userContent, type AttachmentRef, type AttachmentReaderOptions } from '../../src/discord/attachments.js';
+import { TokenCounter } from '../../src/state/token-counter.js';
+
+/** About 99 KB of log lines, different in every file. */
+const bigLog = (n: number) => Array.from({ length: 1_500 }, (_, i) => `2026-05-0${n % 9} 12:${String(i % 60).padStart(2, '0')} worker-${n} request ${i * 7919} took ${i % 997} ms`).join('\n').slice(0, 99_000);
 
 /** A stand-in file server: each path behaves badly in its own way. */
 let server: http.Server;
@@ -23,6 +27,10 @@ beforeAll(async () => {
       case '/latin1.txt':
         res.writeHead(200, { 'content-type': 'text/plain' });
         return void res.end(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+      case '/big-0.log': case '/big-1.log': case '/big-2.log': case '/big-3.log': case '/big-4.log':
+      case '/big-5.log': case '/big-6.log': case '/big-7.log': case '/big-8.log': case '/big-9.log':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return void res.end(bigLog(Number(req.url.slice(5, 6))));
       case '/silent.txt':
         return; // never answers
       default:
@@ -77,11 +85,48 @@ describe('reading attached files', () => {
     expect(latin1).toMatchObject({ outcome: 'not-read', why: 'it is not UTF-8 text' });
   });
 
-  it('shortens a text file to its token allowance and says so', async () => {
-    const reader = createAttachmentReader({ ...base, extraOrigins: [origin], maxTextTokens: 1, shorten: (text, max) => `${text.split(' ').slice(0, max).join(' ')} [… shortened]` });
-    const [read] = await reader.read([file('ok.txt', `${origin}/ok.txt`)], 'm');
-    expect(read).toMatchObject({ outcome: 'shortened' });
-    expect(read!.parts[0]).toEqual({ type: 'text', text: '[attached file: ok.txt]\nplain [… shortened]\n[end of ok.txt]' });
+  it('shortens a text file to what is left of the budget and says so', async () => {
+    const counter = new TokenCounter('o200k_base');
+    const reader = createAttachmentReader({
+      ...base, maxTextBytes: 100_000, extraOrigins: [origin], maxTextTokens: 200,
+      shorten: (text, max) => counter.shorten(text, max), countTokens: (text) => counter.text(text),
+    });
+    const [read] = await reader.read([file('big.log', `${origin}/big-1.log`, 99_000)], 'm');
+    expect(read).toMatchObject({ outcome: 'shortened', why: 'shortened to fit the conversation' });
+    const text = (read!.parts[0] as { text: string }).text;
+    expect(text).toMatch(/^\[attached file: big\.log\]\n2026-05-01 12:00 worker-1 [\s\S]*\[… shortened: \d+ of \d+ tokens left out\]\n\[end of big\.log\]$/);
+    expect(counter.text(text)).toBeLessThanOrEqual(200);
+  });
+
+  it('gives the text files of one message one shared budget: ten 99 KB files stay within it', async () => {
+    const counter = new TokenCounter('o200k_base');
+    const budget = 4_000; // half of HISTORY_TOKEN_BUDGET's default, 8,000
+    const reader = createAttachmentReader({
+      ...base, maxTextBytes: 100_000, extraOrigins: [origin], maxTextTokens: budget,
+      shorten: (text, max) => counter.shorten(text, max), countTokens: (text) => counter.text(text),
+    });
+    const files = Array.from({ length: 10 }, (_, i) => file(`part-${i}.log`, `${origin}/big-${i}.log`, 99_000));
+    const read = await reader.read(files, 'm');
+    const textTokens = read.filter((f) => f.outcome !== 'not-read').flatMap((f) => f.parts).reduce((n, p) => n + (p.type === 'text' ? counter.text(p.text) : 0), 0);
+    expect(textTokens).toBeLessThanOrEqual(budget);
+    expect(textTokens).toBeGreaterThan(budget * 0.8); // the budget is used, not thrown away
+    expect(read[0]).toMatchObject({ outcome: 'shortened' });
+    for (const skipped of read.slice(1)) {
+      expect(skipped).toMatchObject({ outcome: 'not-read', why: expect.stringMatching(/files of this message already take the 4000 tokens/) });
+      expect(skipped.parts[0]).toEqual({ type: 'text', text: expect.stringMatching(/^\[attached file part-\d\.log \(99 KB\) was not read: /) });
+    }
+    // The whole question, with its notes, stays within the budget too (plus the notes' few tokens each).
+    expect(counter.text(userContent('What went wrong?', read) as string)).toBeLessThanOrEqual(budget + 10 * 40);
+  });
+
+  it('reads small files whole while they fit, in the order they were attached', async () => {
+    const counter = new TokenCounter('o200k_base');
+    const reader = createAttachmentReader({
+      ...base, maxTextBytes: 100_000, extraOrigins: [origin], maxTextTokens: 200,
+      shorten: (text, max) => counter.shorten(text, max), countTokens: (text) => counter.text(text),
+    });
+    const read = await reader.read([file('a.txt', `${origin}/ok.txt`), file('b.txt', `${origin}/ok.txt`), file('c.log', `${origin}/big-1.log`, 99_000)], 'm');
+    expect(read.map((f) => f.outcome)).toEqual(['read', 'read', 'shortened']);
   });
 
   it('sends parts only when an image is among the files, so text-only servers still get a string', () => {

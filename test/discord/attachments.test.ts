@@ -3,6 +3,7 @@
  * fake Discord's signed CDN, and sent to the model as an image part, as text, or as a note.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { TokenCounter } from '../../src/state/token-counter.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -97,5 +98,30 @@ describe('files attached to questions', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Read this log', file: { filename: 'big.log', data: 'x'.repeat(5_000), contentType: 'text/plain' } } });
     await fake.waitForMessage(isFinalAnswer, 10_000);
     expect(lastUser(h, 0)).toContain('[attached file big.log (5 KB) was not read: it is larger than the 1 KB I read]');
+  });
+
+  it('ten 99 KB text files in one follow-up share half the history budget; the rest are noted as not read', async () => {
+    // HISTORY_TOKEN_BUDGET as .env.example ships it (the harness's own default is smaller).
+    h = await startHarness({ messageContent: true, env: { HISTORY_TOKEN_BUDGET: '8000' } });
+    const { fake, model } = h;
+    model.script({ content: 'First.' }, { content: 'Read what fit.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Ready?' } });
+    const first = await fake.waitForMessage(isFinalAnswer, 10_000);
+    const mark = fake.mark();
+    const log = (n: number) => Array.from({ length: 1_500 }, (_, i) => `12:${String(i % 60).padStart(2, '0')} worker-${n} request ${i * 7919} took ${i % 997} ms`).join('\n').slice(0, 99_000);
+    const files = Array.from({ length: 10 }, (_, n) => ({ filename: `part-${n}.log`, data: log(n), contentType: 'text/plain' }));
+    fake.sendMessage({ channelId: first.channelId, content: 'What went wrong?', files });
+    await fake.waitForMessage((m) => m.content.includes('Read what fit.'), 15_000, { since: mark });
+
+    const counter = new TokenCounter('o200k_base');
+    const question = lastUser(h, 1) as string;
+    expect(typeof question).toBe('string');
+    // 4,000 tokens for the files, plus the question and nine one-line notes.
+    expect(counter.text(question)).toBeLessThanOrEqual(4_000 + 10 * 40);
+    expect(question).toContain('[attached file: part-0.log]');
+    expect(question.match(/was not read: the files of this message already take the 4000 tokens/g)).toHaveLength(9);
+    const notice = fake.messagesIn(first.channelId).filter((m) => m.content.includes('📎')).at(-1);
+    expect(notice?.content).toContain('`part-0.log` (shortened to fit)');
+    expect(notice?.content).toContain('not read: `part-1.log`');
   });
 });

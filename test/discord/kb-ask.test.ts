@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createStorage } from '../../src/state/index.js';
-import { askOnce, command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { askOnce, command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
 import { addFile, addMessage, auditActions, EPHEMERAL, FAQ, kbCommand, storedDocuments } from './kb-helpers.js';
 
@@ -124,5 +124,51 @@ describe('the knowledge base in runs', () => {
     expect((await addMessage(w, message.id)).content).toMatch(off);
     expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
     expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time']);
+  });
+
+  it('a message from a mods-only channel is found by moderators only, in /kb search and in search_knowledge; the moderator is told', async () => {
+    w = await startModeration();
+    const { fake, model, modId } = w;
+    const alice = fake.defaults.userId;
+    const mods = fake.addChannel({ name: 'mods' });
+    fake.setPermissions({ channelId: mods.id, target: 'everyone', deny: ['ViewChannel'] });
+    fake.setPermissions({ channelId: mods.id, target: modId, allow: ['ViewChannel'] });
+    fake.setPermissions({ channelId: mods.id, allow: ['ViewChannel'] }); // the bot
+    await addFile(w, 'faq.md', FAQ); // server-wide: everyone finds it
+    const secret = fake.sendMessage({ channelId: mods.id, userId: modId, content: 'Ban appeals: the review password is heron, shared with moderators only.' });
+    const added = await replyTo(fake, fake.sendMessageCommand({ name: 'Add to knowledge base', messageId: secret.id, channelId: mods.id, userId: modId }));
+    expect(added.content).toMatch(/^✅ Added /);
+    expect(added.content).toContain('🔒 This message is from #mods that not everyone can see: `/kb search` and `search_knowledge` will show it only to members who can see that channel.');
+    expect((await storedDocuments(w)).find((d) => d.link?.endsWith(secret.id))?.channelId).toBe(mods.id);
+    const list = (await kbCommand(fake, 'list', {}, modId)).content.split('\n');
+    expect(list.find((line) => line.includes('Ban appeals'))).toMatch(new RegExp(` · 🔒 <#${mods.id}>$`));
+    expect(list.find((line) => line.includes('FAQ'))).not.toContain('🔒');
+
+    // /kb search: alice, in #general, does not find it; the moderator does; both find the FAQ.
+    const aliceSearch = await kbCommand(fake, 'search', { query: 'review password heron' }, alice);
+    expect(aliceSearch.content).not.toContain('heron');
+    expect((await kbCommand(fake, 'search', { query: 'raid night' }, alice)).content).toContain('Raid night');
+    expect((await kbCommand(fake, 'search', { query: 'review password heron' }, modId)).content).toContain('heron');
+
+    // search_knowledge in a run: the asker's view decides.
+    const searchAs = async (userId: string) => {
+      const first = model.requests.length;
+      model.script({ toolCalls: [{ name: 'search_knowledge', arguments: { query: 'review password' } }] }, { content: 'Done.' });
+      const since = fake.mark();
+      fake.sendSlashCommand({ name: 'ask', options: { question: 'What is the review password?' }, userId });
+      await fake.waitForMessage(isFinalAnswer, 10_000, { since });
+      return model.requests[first + 1]!.body.messages.find((m) => m.role === 'tool')!.content as string;
+    };
+    expect(await searchAs(alice)).not.toContain('heron');
+    expect(await searchAs(modId)).toContain('heron');
+  });
+
+  it('a message from a channel everyone can see gets no note, and stays visible to all', async () => {
+    w = await startModeration();
+    const { fake } = w;
+    const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
+    const added = await addMessage(w, message.id);
+    expect(added.content).not.toContain('🔒');
+    expect((await kbCommand(fake, 'search', { query: 'raid night potions' }, fake.defaults.userId)).content).toContain('Raid night');
   });
 });

@@ -100,8 +100,9 @@ describe('preparing documents', () => {
       prepareDocument({ ...base, format: 'text' }).hash,
       prepareDocument({ ...base, title: 'T' }).hash,
       prepareDocument({ ...base, link: 'https://x.example' }).hash,
+      prepareDocument({ ...base, channelId: '223456789012345678' }).hash,
     ]);
-    expect(hashes.size).toBe(5);
+    expect(hashes.size).toBe(6);
     expect(prepareDocument(base).hash).toBe(prepareDocument({ ...base }).hash);
   });
 });

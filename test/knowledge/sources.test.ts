@@ -122,7 +122,7 @@ describe('URLs', () => {
 describe('Discord messages', () => {
   const ids = { guildId: '111111111111111111', channelId: '222222222222222222', messageId: '333333333333333333' };
 
-  it('become Markdown documents cited by the message link, titled by author and first line', () => {
+  it('become Markdown documents cited by the message link, titled by author and first line, bound to their channel', () => {
     const doc = documentFromDiscordMessage({ ...ids, content: '\n## Raid night\u202e is **Thursday**\nBring potions.', authorName: 'Ada\u200b' });
     expect(doc).toEqual({
       source: 'https://discord.com/channels/111111111111111111/222222222222222222/333333333333333333',
@@ -130,6 +130,7 @@ describe('Discord messages', () => {
       title: 'Ada: Raid night is Thursday',
       format: 'markdown',
       content: '\n## Raid night\u202e is **Thursday**\nBring potions.',
+      channelId: '222222222222222222',
     });
     expect(documentFromDiscordMessage({ ...ids, content: 'y'.repeat(200), authorName: 'B' }).title).toBe(`B: ${'y'.repeat(79)}…`);
   });

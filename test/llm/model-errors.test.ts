@@ -21,6 +21,12 @@ const TOOLS_UNSUPPORTED: Wording[] = [
     { status: 500, error: '', body: { error: { code: 500, message: 'Unsupported param: tools', type: 'server_error' } } }],
   ['LM Studio, a chat template that cannot render the tools', 'https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/842',
     { status: 400, error: '', body: { error: 'Error rendering prompt with jinja template: "Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.".' } }],
+  ['OpenAI, a model without tool calling', 'OpenAI (o1-mini and other models without tool calling), the body as recorded by client test fixtures',
+    { status: 400, error: "Unsupported parameter: 'tools' is not supported with this model.", type: 'invalid_request_error', code: 'unsupported_parameter', param: 'tools' }],
+  ['OpenAI, the same words with code null (older bodies)', 'body as recorded by client test fixtures',
+    { status: 400, error: "Unsupported parameter: 'tools' is not supported with this model.", type: 'invalid_request_error', code: null, param: 'tools' }],
+  ['a gateway that keeps OpenAI\'s code and param but words it its own way', 'code and param as OpenAI sends them',
+    { status: 400, error: 'This deployment cannot take that field.', type: 'invalid_request_error', code: 'unsupported_parameter', param: 'tools' }],
 ];
 
 const CONTEXT_LENGTH: Wording[] = [
@@ -102,6 +108,9 @@ describe('model server errors through the real SDK', () => {
       { status: 400, error: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with maximum length 40.", type: 'invalid_request_error' },
       { status: 400, error: "Invalid schema for function 'wikipedia': In context=(), 'required' is required to be supplied.", type: 'invalid_request_error', param: 'tools[0].function.parameters' },
       { status: 422, error: 'tool_choice must be one of none, auto, required', type: 'invalid_request_error' },
+      { status: 400, error: "Invalid 'tools[0].function.name': string does not match pattern.", type: 'invalid_request_error', code: 'invalid_value', param: 'tools[0].function.name' },
+      { status: 400, error: "Invalid parameter: 'tool_call_id' of 'call_9' not found in 'tool_calls' of previous message.", type: 'invalid_request_error', code: 'invalid_parameter', param: 'messages.[2].tool_call_id' },
+      { status: 400, error: "Unsupported parameter: 'temperature' is not supported with this model.", type: 'invalid_request_error', code: 'unsupported_parameter', param: 'temperature' },
     ];
     server.script(...ordinary);
     for (const _ of ordinary) {

@@ -35,6 +35,25 @@ describe('client-side stop sequences', () => {
     expect(cutter.push('cure facts')).toBe('\nObscure facts');
   });
 
+  it('drops the emphasis that opens a wrapped stop (**PAUSE**, __PAUSE__), wherever the chunks split it', () => {
+    for (const [text, expected] of [
+      ['**Action:** calculate: 15 * 25\n**PAUSE**', '**Action:** calculate: 15 * 25\n'],
+      ['__Action__: calculate: 15 * 25 __PAUSE__', '__Action__: calculate: 15 * 25 '],
+      ['Answer: it is **bold** text', 'Answer: it is **bold** text'],
+    ]) {
+      const outs = everySplit(text!, (pieces) => {
+        const cutter = new StopCutter(STOP);
+        return pieces.map((p) => cutter.push(p)).join('') + cutter.flush();
+      });
+      expect([...outs], text).toEqual([expected]);
+    }
+  });
+
+  it('keeps emphasis before a stop that starts with a line break (it closes bold text)', () => {
+    const cutter = new StopCutter(STOP);
+    expect(cutter.push('Answer: **4**') + cutter.push('\nObservation: 5')).toBe('Answer: **4**');
+  });
+
   it('passes everything through when there are no stop sequences', () => {
     const cutter = new StopCutter(undefined);
     expect(cutter.push('PAUSE\nObservation: x')).toBe('PAUSE\nObservation: x');

@@ -69,7 +69,7 @@ const rows: Row[] = [
   ['a JSON object from a matrix', 'matrix([1]).toJSON()', { refused: /not a number, unit, matrix/ }],
   ['a function value', 'f(x) = x^2', { refused: /function, not a value/ }],
   // Resource exhaustion.
-  ['factorial(1e7) in number mode', 'factorial(1e7)', { result: 'Infinity' }],
+  ['factorial(1e7) in number mode', 'factorial(1e7)', { result: /^Infinity \(overflow: / }],
   ['factorial of a huge BigNumber', 'factorial(bignumber(1e7))', { refused: TOO_BIG }],
   ['a 1e5 x 1e5 matrix', 'zeros(1e5, 1e5)', { refused: TOO_BIG }],
   ['a billion-element range', 'sum(1:1e9)', { refused: TOO_BIG }],
@@ -78,10 +78,10 @@ const rows: Row[] = [
   ['60-deep matrix nesting', `${'['.repeat(60)}1${']'.repeat(60)}`, { refused: /levels deep/ }],
   ['100 KB of input', `1+${'1+'.repeat(50_000)}1`, { refused: /characters long; the calculator accepts at most/ }],
   ['900 unary minus signs', `${'-'.repeat(900)}1`, { result: '1' }],
-  ['a power tower', `2${'^2'.repeat(300)}`, { result: 'Infinity' }],
+  ['a power tower', `2${'^2'.repeat(300)}`, { result: /^Infinity \(overflow: / }],
   // Plain edge cases.
-  ['division by zero', '1/0', { result: 'Infinity' }],
-  ['zero by zero', '0/0', { result: 'NaN' }],
+  ['division by zero', '1/0', { result: /^Infinity \(division by zero: / }],
+  ['zero by zero', '0/0', { result: /^NaN \(undefined form/ }],
   ['empty input', '', { refused: /expression is empty/ }],
   ['only spaces', '   ', { refused: /expression is empty/ }],
   ['unfinished expression', '1 +', { refused: /Unexpected end of expression/ }],

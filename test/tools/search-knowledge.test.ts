@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext, ToolOutput } from '../../src/agent/tool.js';
 import { createEngine } from '../../src/agent/engine.js';
-import { openKnowledgeBase, type KnowledgeBase } from '../../src/knowledge/index.js';
+import { documentFromDiscordMessage, openKnowledgeBase, type KnowledgeBase } from '../../src/knowledge/index.js';
 import { createSearchKnowledgeTool } from '../../tools/search-knowledge.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { OpenAIChatModel } from '../../src/llm/openai-model.js';
@@ -68,6 +68,33 @@ describe('search_knowledge', () => {
       expect(result.answer).toContain('Fridays');
       expect(result.sources).toEqual([{ title: 'Events › Build contest', url: 'https://wiki.example.com/events' }]);
       expect(server.requests[1]!.body.messages.at(-1)!.content).toContain('Every Friday at 18:00 UTC');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("returns a channel's passages only when the run's asker can view that channel", async () => {
+    const MODS = '223456789012345679';
+    await kb.add(GUILD, documentFromDiscordMessage({ guildId: GUILD, channelId: MODS, messageId: '323456789012345679', content: 'The build contest judges meet in the back office.', authorName: 'Mod' }));
+    const search = (canViewChannel?: (id: string) => boolean) =>
+      tool().run(tool().parameters.parse({ query: 'build contest judges', limit: 10 }), toolContext({ collection: GUILD, canViewChannel }));
+    expect(outputOf(await search((id) => id !== MODS))).not.toContain('back office');
+    expect(outputOf(await search((id) => id === MODS))).toContain('back office');
+    expect(outputOf(await search())).toContain('back office'); // the terminal sees everything
+
+    // Through the engine: the predicate is the run's, as the Discord layer passes it.
+    const server = await FakeOpenAIServer.start();
+    try {
+      server.script({ toolCalls: [{ name: 'search_knowledge', arguments: { query: 'contest judges' } }] }, { content: 'Done.' });
+      const engine = createEngine({
+        model: new OpenAIChatModel({ apiKey: 'k', baseURL: server.baseURL, model: 'fake', timeoutMs: 5_000, maxRetries: 0, maxRetryWaitMs: 0 }),
+        tools: [tool()],
+        defaults: { protocol: 'native', maxSteps: 3, toolTimeoutMs: 5_000, runTimeoutMs: 10_000 },
+      });
+      const asked: string[] = [];
+      await engine.run({ messages: [{ role: 'user', content: 'Who judges?' }], collection: GUILD, canViewChannel: (id) => (asked.push(id), false) }).result;
+      expect(asked).toEqual([MODS]);
+      expect(server.requests[1]!.body.messages.at(-1)!.content).not.toContain('back office');
     } finally {
       await server.close();
     }

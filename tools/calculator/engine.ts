@@ -17,6 +17,7 @@ import type { ConfigOptions, MathJsInstance, MathNode } from 'mathjs';
 import mathjs from 'mathjs/lib/browser/math.js';
 import { expressionProblem } from './limits.js';
 import { describeResult } from './format.js';
+import { nonFiniteReason } from './non-finite.js';
 
 /**
  * Functions an expression may not call. mathjs's security page lists the first six; the rest re-enter
@@ -127,8 +128,13 @@ export function createCalculatorEngine(): CalculatorEngine {
         const node = parse(expression);
         const forbidden = forbiddenIn(node);
         if (forbidden) return { ok: false, message: `"${forbidden}" is not available in this calculator.` };
-        const value: unknown = node.compile().evaluate(new Map());
-        return describeResult(value, math);
+        const scope = new Map<string, unknown>();
+        const value: unknown = node.compile().evaluate(scope);
+        // A result set holds one value per statement shown (not ended with ";"), in order.
+        const shown = node.type === 'BlockNode'
+          ? (node as unknown as { blocks: Array<{ node: MathNode; visible: boolean }> }).blocks.filter((b) => b.visible).map((b) => b.node)
+          : [node];
+        return describeResult(value, math, (index, item) => (shown[index] ? nonFiniteReason(expression, shown[index], item, scope, math) : undefined));
       } catch (error) {
         return { ok: false, message: explain(error) };
       }

@@ -17,17 +17,24 @@ export const PRECISION = 14;
 /** The instance's own type tests and formatter (the worker loads mathjs once, as a bundle). */
 type MathTools = Pick<MathJsInstance, 'format' | 'isBigNumber' | 'isComplex' | 'isFraction' | 'isMatrix' | 'isResultSet' | 'isUnit'>;
 
-/** Check `value` is a mathematical value and format it, or say why it cannot be shown. */
-export function describeResult(value: unknown, math: MathTools): EngineReply {
+/** Why the `index`th shown value is Infinity, -Infinity or NaN; undefined for a finite one. */
+export type NonFiniteExplainer = (index: number, value: unknown) => string | undefined;
+
+/**
+ * Check `value` is a mathematical value and format it, or say why it cannot be shown. A value that is
+ * not finite is followed by the reason `explain` gives, in brackets.
+ */
+export function describeResult(value: unknown, math: MathTools, explain?: NonFiniteExplainer): EngineReply {
   const values = math.isResultSet(value) ? (value as unknown as { entries: unknown[] }).entries : [value];
   if (values.length === 0) {
     return { ok: false, message: 'There is no result: every statement ended with ";". Remove the last ";".' };
   }
   const lines: string[] = [];
-  for (const item of values) {
+  for (const [index, item] of values.entries()) {
     const problem = refusal(item, math);
     if (problem) return { ok: false, message: problem };
-    lines.push(formatValue(item, math));
+    const reason = explain?.(index, item);
+    lines.push(reason ? `${formatValue(item, math)} (${reason})` : formatValue(item, math));
   }
   const text = lines.join('\n');
   if (text.length > MAX_RESULT_CHARS) {
