@@ -32,3 +32,18 @@ export async function isRestrictedChannel(guild: Guild, channelId: string): Prom
   if (!channel) return true;
   return !channel.permissionsFor(guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
 }
+
+/**
+ * What a run may quote from a channel: every member it answers can view that channel, and a channel only
+ * some members can read is quoted only in its own threads. Otherwise a moderator's question in a public
+ * thread would put a mods-only passage where everyone reads the answer.
+ */
+export function runAudienceViewer(client: Client, guildId: string | null | undefined, askerIds: readonly string[], postedIn: string): ChannelViewer {
+  const guild = guildId ? client.guilds.cache.get(guildId) : undefined;
+  const viewers = askerIds.map((id) => channelViewer(guild, id));
+  return async (channelId) => {
+    if (!guild) return false;
+    for (const canView of viewers) if (!(await canView(channelId))) return false;
+    return channelId === postedIn || !(await isRestrictedChannel(guild, channelId));
+  };
+}

@@ -10,7 +10,7 @@ import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
 import { nextUtcMidnight, toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
 import { AnswerStream } from './answer-stream.js';
 import { approvalGate } from './approvals.js';
-import { channelViewerIn } from './channel-visibility.js';
+import { runAudienceViewer } from './channel-visibility.js';
 import { continueButton } from './continue-button.js';
 import { formatAnswer, formatFailure } from './format-steps.js';
 import type { Shown } from './message-mirror.js';
@@ -138,7 +138,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       signal: run.controller.signal,
       collection: scope.guildId ?? undefined,
       // Passages said in a channel reach the run only when its asker can view that channel.
-      canViewChannel: channelViewerIn(target.client, scope.guildId, request.author.id),
+      canViewChannel: runAudienceViewer(target.client, scope.guildId, request.askers, scope.channelId),
       beforeTool: approvalGate({
         registry: deps.approvals.registry,
         target,

@@ -150,17 +150,19 @@ describe('the knowledge base in runs', () => {
     expect((await kbCommand(fake, 'search', { query: 'raid night' }, alice)).content).toContain('Raid night');
     expect((await kbCommand(fake, 'search', { query: 'review password heron' }, modId)).content).toContain('heron');
 
-    // search_knowledge in a run: the asker's view decides.
-    const searchAs = async (userId: string) => {
+    // search_knowledge in a run: the asker's view decides, and a mods-only passage is quoted only in #mods' own
+    // threads (a moderator's question in #general would put it where everyone reads the answer).
+    const searchAs = async (userId: string, channelId = fake.defaults.channelId) => {
       const first = model.requests.length;
       model.script({ toolCalls: [{ name: 'search_knowledge', arguments: { query: 'review password' } }] }, { content: 'Done.' });
       const since = fake.mark();
-      fake.sendSlashCommand({ name: 'ask', options: { question: 'What is the review password?' }, userId });
+      fake.sendSlashCommand({ name: 'ask', options: { question: 'What is the review password?' }, userId, channelId });
       await fake.waitForMessage(isFinalAnswer, 10_000, { since });
       return model.requests[first + 1]!.body.messages.find((m) => m.role === 'tool')!.content as string;
     };
     expect(await searchAs(alice)).not.toContain('heron');
-    expect(await searchAs(modId)).toContain('heron');
+    expect(await searchAs(modId)).not.toContain('heron');
+    expect(await searchAs(modId, mods.id)).toContain('heron');
   });
 
   it('a message from a channel everyone can see gets no note, and stays visible to all', async () => {
