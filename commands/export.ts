@@ -1,11 +1,15 @@
 /**
- * /export — in a bot thread: its conversation with every step (who asked what and when, thoughts, tool
+ * /export — in a bot thread: its conversation with its steps (who asked what and when, thoughts, tool
  * calls, results, answers, tokens), attached as Markdown and as JSON, for the member who asked only.
+ * Only a member who can view the thread and read its history (or a moderator) gets it, and only what the
+ * channel's display level shows there; a moderator may ask for the full record. Every export is audited.
  * Where the bot may not attach files it says so and shows the most recent part that fits a message.
  */
 import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/conversation-export.js';
+import { recordAudit } from '../src/discord/audit-trail.js';
+import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/conversation-export.js';
+import { scopeOf } from '../src/discord/interaction-info.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
@@ -15,13 +19,26 @@ export const exportCommand: Command = {
   data: new SlashCommandBuilder()
     .setName('export')
     .setDescription('Export this thread\'s conversation and steps as Markdown and JSON (only you see it).')
+    .addBooleanOption((o) => o.setName('full').setDescription('Moderators: every step, whatever this channel\'s display level hides'))
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, { conversations, logger, now }) {
+  async execute(interaction, { conversations, channelSettings, guildSettings, logger, now }) {
     const channel = interaction.channel;
     const private_ = { flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as const;
     if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
       await interaction.reply({ content: 'Use /export inside a thread I started (one made by /ask).', ...private_ });
+      return;
+    }
+    const can = interaction.memberPermissions;
+    const moderator = !!(can?.has(PermissionFlagsBits.ManageThreads) || can?.has(PermissionFlagsBits.ManageGuild));
+    if (!moderator && !(can?.has(PermissionFlagsBits.ViewChannel) && can.has(PermissionFlagsBits.ReadMessageHistory))) {
+      // The export is the thread's history: whoever may not scroll back through it may not have it as a file.
+      await interaction.reply({ content: 'You cannot export this thread: it needs View Channel and Read Message History here (or a moderator\'s rights). Nothing was exported.', ...private_ });
+      return;
+    }
+    const full = interaction.options.getBoolean('full') ?? false;
+    if (full && !moderator) {
+      await interaction.reply({ content: 'Only moderators (Manage Threads or Manage Server) can export the full record. Run /export without `full` for what this channel shows.', ...private_ });
       return;
     }
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
@@ -37,13 +54,20 @@ export const exportCommand: Command = {
       await interaction.editReply({ content: 'This thread has no saved conversation to export (it may have been reset with /reset).', allowedMentions: NO_MENTIONS });
       return;
     }
-    const data = buildExport(conversation, {
+    const level = full ? 'full' : (await channelSettings(scopeOf(interaction, interaction.member))).display;
+    const data = atDisplayLevel(buildExport(conversation, {
       threadName: channel.name,
       guildId: interaction.guildId ?? undefined,
       exportedBy: displayNameOf(interaction.member, interaction.user),
       botName: interaction.client.user.username,
       now: now(),
-    });
+    }), level);
+    // Who took a copy of which thread, and how much of it: in `/tools audit`, like every moderation action.
+    if (interaction.guildId) {
+      const detail = `exported the conversation of <#${channel.id}> (${full ? 'the full record' : `what the display level \`${level}\` shows`})`;
+      await recordAudit({ guildSettings, now }, interaction.guildId, { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action: 'export', detail })
+        .catch((error) => logger.warn({ err: error, threadId: channel.id }, 'could not audit an export'));
+    }
     const summary = `The conversation of this thread: ${data.exchanges.length} exchange${data.exchanges.length === 1 ? '' : 's'}, ${data.usage.totalTokens.toLocaleString('en-US')} tokens.`;
     const markdown = exportMarkdown(data);
     const json = exportJson(data);

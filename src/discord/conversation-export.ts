@@ -121,6 +121,17 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/**
+ * The export as a member may see it at a channel's display level: `full` keeps every step; `actions`
+ * keeps questions, tool calls and answers (thoughts and tool results hidden, as in the thread);
+ * `answer` keeps questions and answers only.
+ */
+export function atDisplayLevel(data: ConversationExport, level: 'full' | 'actions' | 'answer'): ConversationExport {
+  if (level === 'full') return data;
+  const shown: ReadonlySet<ExportStep['kind']> = level === 'actions' ? new Set(['question', 'action', 'note', 'answer']) : new Set(['question', 'note', 'answer']);
+  return { ...data, exchanges: data.exchanges.map((e) => ({ ...e, steps: e.steps.filter((step) => shown.has(step.kind)) })) };
+}
+
 /** The export as JSON text. */
 export function exportJson(data: ConversationExport): string {
   return `${JSON.stringify(data, null, 2)}\n`;

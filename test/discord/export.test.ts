@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationExport } from '../../src/discord/conversation-export.js';
+import { command, replyTo, startModeration, sub } from '../policy/discord-helpers.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -86,5 +87,53 @@ describe('/export', () => {
     await h.fake.waitForCallback(interaction.id, 5_000);
     expect(interaction.ephemeral).toBe(true);
     expect(h.fake.message(interaction.originalMessageId!)!.content).toContain('Use /export inside a thread I started');
+  });
+});
+
+describe('/export: only what the member may read', () => {
+  /** The JSON export the member got, once the reply carries it. */
+  async function exported(harness: Harness, threadId: string, userId: string, options: Record<string, boolean> = {}): Promise<ConversationExport> {
+    const { fake } = harness;
+    const interaction = fake.sendSlashCommand({ name: 'export', channelId: threadId, userId, options });
+    await fake.waitFor(() => (fake.message(interaction.originalMessageId ?? '')?.attachments.length ?? 0) === 2, 10_000);
+    return JSON.parse(fake.message(interaction.originalMessageId!)!.attachments[1]!.data.toString('utf8')) as ConversationExport;
+  }
+
+  it('is refused to a member without Read Message History who never took part, and audited when given', async () => {
+    const w = await startModeration({ production: true, messageContent: true });
+    h = w.h;
+    const { fake } = w;
+    const threadId = await twoExchanges(h);
+    const carol = fake.addUser({ username: 'carol', globalName: 'Carol' });
+    fake.addMember({ userId: carol.id });
+    fake.setPermissions({ channelId: fake.defaults.channelId, target: carol.id, deny: ['ReadMessageHistory'] });
+    const refused = fake.sendSlashCommand({ name: 'export', channelId: threadId, userId: carol.id });
+    const reply = await replyTo(fake, refused);
+    expect(refused.ephemeral).toBe(true);
+    expect(reply.content).toMatch(/^You cannot export this thread: it needs View Channel and Read Message History/);
+    expect(reply.attachments).toEqual([]);
+
+    await exported(h, threadId, fake.defaults.otherUserId);
+    const { auditLog } = await h.storage.guildSettings.get(fake.defaults.guildId);
+    expect(auditLog.at(-1)).toMatchObject({ actorId: fake.defaults.otherUserId, action: 'export' });
+    expect(auditLog.at(-1)!.detail).toContain(`<#${threadId}>`);
+  });
+
+  it('a participant gets only what the channel\'s display level shows; a moderator may ask for the full record, a member may not', async () => {
+    const w = await startModeration({ production: true, messageContent: true });
+    h = w.h;
+    const { fake, modId } = w;
+    await command(fake, 'settings', sub('display', { level: 'answer' }), { userId: modId, channelId: fake.defaults.channelId });
+    const threadId = await twoExchanges(h);
+    const bob = await exported(h, threadId, fake.defaults.otherUserId);
+    const kinds = bob.exchanges.flatMap((e) => e.steps.map((s) => s.kind));
+    expect(kinds).toEqual(['question', 'answer', 'question', 'answer']);
+    expect(JSON.stringify(bob)).not.toContain('I will compute it.');
+
+    const denied = fake.sendSlashCommand({ name: 'export', channelId: threadId, userId: fake.defaults.otherUserId, options: { full: true } });
+    expect((await replyTo(fake, denied)).content).toMatch(/^Only moderators/);
+
+    const full = await exported(h, threadId, modId, { full: true });
+    expect(full.exchanges[0]!.steps.map((s) => s.kind)).toEqual(['question', 'thought', 'action', 'observation', 'answer']);
   });
 });
