@@ -39,6 +39,8 @@ export interface AppOverrides extends CoreOverrides {
    */
   attachmentOrigins?: string[];
   now?: () => Date;
+  /** How many waiting messages one turn takes (the bench sets 1 to measure one run per message). */
+  followUpBatch?: { maxMessages?: number };
   /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
   knowledge?: KnowledgeOverrides;
 }
@@ -132,6 +134,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const services: BotServices = {
     turns: createTurns({
       engine: core.engine,
+      ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
       admission: {
         limiter,
         guildSettings: storage.guildSettings,

@@ -18,7 +18,7 @@ import type { ApprovalRegistry } from './approvals.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { refusalText } from '../policy/index.js';
 import { checkInput, decide, type AdmissionRules } from './admission.js';
-import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
+import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type BatchLimits, type WaitingMessage } from './follow-up-batches.js';
 import type { AttachmentReader, AttachmentRef } from './attachments.js';
 import type { RunRegistry } from './run-registry.js';
 import { runTurn, type TurnOutcome } from './thread-turn.js';
@@ -27,6 +27,8 @@ import type { TurnTarget } from './turn-target.js';
 /** What starting a turn needs; built once by the composition root. */
 export interface TurnDeps {
   engine: Engine;
+  /** How many waiting messages one turn takes; defaults in follow-up-batches.ts. */
+  batch?: Partial<Pick<BatchLimits, 'maxMessages' | 'maxWaiting'>>;
   /** The checks before any model call: input, DMs, usage limits. */
   admission: AdmissionRules;
   /** The client for the model a place uses (a channel's model setting, or the default). */
@@ -128,7 +130,7 @@ export interface Turns {
 
 export function createTurns(deps: TurnDeps): Turns {
   const claimed = new Set<string>();
-  const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.historyTokenBudget / 2)) });
+  const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.historyTokenBudget / 2)), ...deps.batch });
   const releaseLater = (ticket: UsageTicket) =>
     void ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
 

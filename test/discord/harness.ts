@@ -45,6 +45,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Replace tools' code by name, so a test sees (or holds) every call. */
   toolRuns?: Record<string, ToolDefinition['run']>;
+  /** How many waiting follow-ups one turn takes (the bench's one-run-per-message baseline sets 1). */
+  followUpBatch?: { maxMessages?: number };
   /** Let the bot start with a given storage (restart tests). */
   storage?: Storage;
   /** Let read_url and `/kb add url:` read pages from servers the test started on 127.0.0.1. */
@@ -97,6 +99,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     storage: options.storage,
     queue: { maxWaitMs: 20_000 },
     stepLogIntervalMs: options.stepLogIntervalMs ?? 50,
+    ...(options.followUpBatch ? { followUpBatch: options.followUpBatch } : {}),
     attachmentOrigins: [fake.cdnUrl],
     tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
     // The fake serves attachments from its own 127.0.0.1 CDN: tell the bot that is Discord's.
