@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_TIMEOUTS, type Backend } from '../src/state/backends/backend.js';
 import { openBackend } from '../src/state/backends/open-backend.js';
-import { LEASE_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../src/state/usage/sql-counters.js';
+import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../src/state/usage/sql-counters.js';
 import { createUsageLimiter, priceTable, type EffectiveLimits } from '../src/state/usage/index.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 
@@ -80,7 +80,7 @@ async function purge(backend: Backend, namespace: string): Promise<void> {
     for await (const keys of native.client.scanIterator({ MATCH: `${namespace}:*`, COUNT: 500 })) if (keys.length > 0) await native.client.del(keys);
   } else if (native.kind === 'postgres') {
     await native.pool.query(`DELETE FROM ${USAGE_TABLE} WHERE ns = $1`, [namespace]);
-    await native.pool.query(`DELETE FROM ${LEASE_TABLE} WHERE ns = $1`, [namespace]);
+    await native.pool.query(`DELETE FROM ${CLAIM_TABLE} WHERE ns = $1`, [namespace]);
     await native.pool.query(`DELETE FROM ${WINDOW_TABLE} WHERE key LIKE $1`, [`${namespace}:%`]);
     await native.pool.query('DELETE FROM public.keyv WHERE key LIKE $1', [`${namespace}:%`]);
   }

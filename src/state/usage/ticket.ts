@@ -1,11 +1,13 @@
 /**
- * An admitted run's ticket: it counts each model call for the member, the channel and the server,
- * reports the tokens left under the daily caps, and gives the concurrency slot back.
+ * An admitted run's ticket: before each model call it reads what is left of the member's and the
+ * server's daily budgets (one shared read: other runs and processes spend the same budgets), after
+ * each call it counts the tokens for the member, the channel and the server (settling the tokens set
+ * aside for the run), and at the end it gives the claim back.
  */
 import type { Usage } from '../../agent/types.js';
-import { utcDay, type CounterStore } from './counter-store.js';
+import { nextUtcMidnight, utcDay, type Committed, type CounterStore } from './counter-store.js';
 import { costNanoUsd, type PriceTable } from './model-prices.js';
-import type { EffectiveLimits, RecordResult, UsageSubject, UsageTicket, UsageTotals } from './types.js';
+import type { EffectiveLimits, RecordResult, Refusal, UsageSubject, UsageTicket, UsageTotals } from './types.js';
 
 /** What every ticket of one limiter shares. */
 export interface TicketDeps {
@@ -14,15 +16,18 @@ export interface TicketDeps {
   prices: PriceTable;
   /** Called with the day of each record, so old days get cleaned up now and then. */
   prune(day: string): void;
+  /** Told when a ticket lets go of its claim, so the heartbeat stops renewing it. */
+  forget(id: string): void;
 }
 
-/** One admitted run. `holder` is set when it holds a concurrency lease. */
+/** One admitted run. `claimed` is false when no claim was stored (no limit needed one). */
 export interface TicketSpec {
   id: string;
   subject: UsageSubject;
   limits: EffectiveLimits;
   scope: string;
-  holder?: string;
+  claimed: boolean;
+  reserved: number;
 }
 
 /** Tokens left under the caps that apply; Infinity when none does. */
@@ -33,15 +38,33 @@ export function tokensLeft(limits: EffectiveLimits, member: UsageTotals, guild: 
   return Math.max(0, left);
 }
 
+/**
+ * What one run may still spend under each cap: the cap less what is used and what other runs hold
+ * (its own reservation is its to spend). 0 or less: its next call must not go out.
+ */
+export function roomFor(limits: EffectiveLimits, c: Committed): { guild: number; member: number } {
+  const guild = limits.guildDailyTokens > 0 ? limits.guildDailyTokens - c.guildUsed - (c.guildReserved - c.ownReserved) : Infinity;
+  const member = !limits.exempt && limits.userDailyTokens > 0 ? limits.userDailyTokens - c.memberUsed - (c.memberReserved - c.ownReserved) : Infinity;
+  return { guild, member };
+}
+
+/** Whether any daily token cap applies to these limits. */
+function capped(limits: EffectiveLimits): boolean {
+  return limits.guildDailyTokens > 0 || (!limits.exempt && limits.userDailyTokens > 0);
+}
+
 /** Build the ticket for an admitted run. */
 export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
   let runCounted = false;
   let released = false;
   const { subject, limits } = spec;
+  const where = subject.guildId === null ? 'dm' : 'server';
+  const committed = () => deps.counters.committed(utcDay(deps.now()), spec.scope, subject.userId, spec.id, deps.now().getTime());
   return {
     id: spec.id,
     subject,
     limits,
+    reserved: spec.reserved,
     async record(usage: Usage, model: string): Promise<RecordResult> {
       const cost = costNanoUsd(usage, model, deps.prices);
       const day = utcDay(deps.now());
@@ -58,20 +81,32 @@ export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
           costNanoUsd: cost,
           runs: countsRun ? 1 : 0,
         },
+        spec.claimed && !released ? spec.id : undefined,
       );
       deps.prune(day);
       return { ...totals, remainingTokens: tokensLeft(limits, totals.member, totals.guild), costNanoUsd: cost };
     },
-    async remainingTokens() {
-      if (limits.guildDailyTokens <= 0 && (limits.exempt || limits.userDailyTokens <= 0)) return Infinity;
-      const { member, guild } = await deps.counters.totals(utcDay(deps.now()), spec.scope, subject.userId);
-      return tokensLeft(limits, member, guild);
+    async check(): Promise<Refusal | undefined> {
+      if (!capped(limits)) return undefined;
+      const c = await committed();
+      const room = roomFor(limits, c);
+      const resetsAt = nextUtcMidnight(deps.now());
+      // `<= 0`: a cap spent exactly has nothing left for another call.
+      if (room.guild <= 0) return { limit: 'guildDailyTokens', current: c.guildUsed, max: limits.guildDailyTokens, resetsAt, where, reserved: c.guildReserved - c.ownReserved };
+      if (room.member <= 0) return { limit: 'userDailyTokens', current: c.memberUsed, max: limits.userDailyTokens, resetsAt, where, reserved: c.memberReserved - c.ownReserved };
+      return undefined;
     },
-    // A failed release is not retried: the lease expires by itself after `leaseMs`.
+    async remainingTokens() {
+      if (!capped(limits)) return Infinity;
+      const room = roomFor(limits, await committed());
+      return Math.max(0, Math.min(room.guild, room.member));
+    },
+    // A failed release is not retried: the heartbeat stops renewing the claim, which then expires.
     async release() {
-      if (released || !spec.holder) return;
+      if (released) return;
       released = true;
-      await deps.counters.release(spec.holder, spec.id);
+      deps.forget(spec.id);
+      if (spec.claimed) await deps.counters.unclaim(spec.scope, spec.id);
     },
   };
 }

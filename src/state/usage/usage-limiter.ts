@@ -1,11 +1,16 @@
 /**
- * The usage limiter: admission before any model call, accounting after each, and the figures `/usage`
- * shows. Admission checks, in order: the server's and the member's tokens today (reads), a concurrency
- * lease (atomic: never more than the limit held), and the hourly run window (atomic: never more than
- * the limit admitted). Only the last two reserve anything; if the window refuses, the lease is given
- * back. So a race can at worst refuse a request that would have fit an instant later; it can never
- * admit one too many. Tokens cannot be reserved (a run's size is unknown), so a run may cross a daily
- * cap; the ticket tells the engine how much is left after every call so it can stop.
+ * The usage limiter: admission before any model call, a check before and a record after each call,
+ * and the figures `/usage` shows. Admission takes a claim (atomic: the server's and the member's tokens
+ * today less what running questions have set aside, then the member's runs at once; it sets aside an
+ * estimate of one call, `reserveTokens`, so questions asked at the same moment cannot all count on the
+ * same remainder), then counts the run in the hourly window (atomic); if the window refuses, the claim
+ * is given back. So a race can at worst refuse a request that would have fit an instant later; it can
+ * never admit one too many. Before each model call the ticket reads the shared budgets again and after
+ * it records the tokens, so a cap is crossed by at most one call per run in flight.
+ *
+ * Claims carry the process that took them. A live process renews its claims every `heartbeatMs`; the
+ * claims of a process that vanished expire `leaseMs` after its last heartbeat, and a process restarted
+ * in the same place (`owner.slot`: host and journal) drops its predecessor's claims when it opens.
  */
 import { randomUUID } from 'node:crypto';
 import type { Backend } from '../backends/backend.js';
@@ -24,8 +29,17 @@ export interface UsageLimiterOptions {
   namespace: string;
   now: () => Date;
   prices: PriceTable;
-  /** How long a concurrency slot survives a process that never releases it: at least the run timeout. */
+  /**
+   * How long a claim lasts without renewal: with `heartbeatMs`, how long a vanished process's claims
+   * keep their slots (a few heartbeats); without, at least the longest run.
+   */
   leaseMs: number;
+  /** Renew this process's claims this often (none: claims last `leaseMs` from admission). */
+  heartbeatMs?: number;
+  /** Tokens set aside for each admitted run until it records real usage (default 0: none). */
+  reserveTokens?: number;
+  /** This process: an id made at its start, and where it runs (host and journal name) so its successor there can drop its claims. */
+  owner?: { id: string; slot?: string };
   /** Days of counters kept (default 40). */
   retentionDays?: number;
   /** The run window's length; an hour except in tests. */
@@ -40,7 +54,9 @@ export interface UsageLimiter {
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
-  /** Close the limiter's own connections (the backend's stay open). */
+  /** Claims of a dead process in this limiter's slot that were dropped when it opened. */
+  readonly releasedAtStart: number;
+  /** Stop the heartbeat and close the limiter's own connections (the backend's stay open). */
   close(): Promise<void>;
 }
 
@@ -50,7 +66,26 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
   const { counters, window, close } = await openStores(options);
   const retention = options.retentionDays ?? 40;
   let prunedFor = '';
+  const owner = { id: options.owner?.id ?? randomUUID(), slot: options.owner?.slot ?? '' };
+  // The claims this process holds now, renewed by the heartbeat (a ticket that lets go drops out).
+  const live = new Map<string, string>();
+  let releasedAtStart = 0;
+  try {
+    if (owner.slot) releasedAtStart = await counters.releaseSlot(owner.slot, owner.id);
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  const heartbeat = options.heartbeatMs
+    ? setInterval(() => {
+        const claims = [...live].map(([id, scope]) => ({ id, scope }));
+        // A failed renewal is retried on the next beat; claims outlive a few missed ones (leaseMs).
+        void counters.renew(claims, now().getTime() + options.leaseMs).catch(() => undefined);
+      }, options.heartbeatMs)
+    : undefined;
+  heartbeat?.unref();
   const deps: TicketDeps = {
+    forget: (id) => live.delete(id),
     counters,
     now,
     prices: options.prices,
@@ -78,38 +113,55 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
       }
 
       const holder = `${scope}:${subject.userId}`;
-      const leaseId = randomUUID();
-      let leased = false;
-      if (!limits.exempt && limits.concurrentRuns > 0) {
-        const lease = await counters.acquire(holder, leaseId, limits.concurrentRuns, at.getTime(), at.getTime() + options.leaseMs);
-        if (!lease.ok) return refuse({ limit: 'concurrentRuns', current: lease.held, max: limits.concurrentRuns, resetsAt: null });
-        leased = true;
+      const claimId = randomUUID();
+      const leased = !limits.exempt && limits.concurrentRuns > 0;
+      const memberCap = limits.exempt ? 0 : limits.userDailyTokens;
+      // No limit needs a claim: nothing to hold, nothing to write.
+      const claimed = leased || memberCap > 0 || limits.guildDailyTokens > 0;
+      let reserved = 0;
+      if (claimed) {
+        const claim = await counters.claim(
+          { id: claimId, scope, userId: subject.userId, leased, estimate: options.reserveTokens ?? 0, owner: owner.id, slot: owner.slot },
+          { day: utcDay(at), nowMs: at.getTime(), expiresAtMs: at.getTime() + options.leaseMs, maxConcurrent: leased ? limits.concurrentRuns : 0, memberCap, guildCap: limits.guildDailyTokens },
+        );
+        if (!claim.ok && claim.limit === 'concurrentRuns') return refuse({ limit: 'concurrentRuns', current: claim.held, max: limits.concurrentRuns, resetsAt: null });
+        if (!claim.ok) {
+          const max = claim.limit === 'guildDailyTokens' ? limits.guildDailyTokens : limits.userDailyTokens;
+          return refuse({ limit: claim.limit, current: claim.used, max, resetsAt: dayEnd, ...(claim.reserved > 0 ? { reserved: claim.reserved } : {}) });
+        }
+        reserved = claim.reserved;
+        live.set(claimId, scope);
       }
+      const giveBack = async () => {
+        live.delete(claimId);
+        if (claimed) await counters.unclaim(scope, claimId);
+      };
       if (!limits.exempt && limits.runsPerHour > 0) {
         let hour;
         try {
           hour = await guarded(backend.kind, backend.where, 'usage run window', () => window.hit(holder));
         } catch (error) {
-          if (leased) await counters.release(holder, leaseId).catch(() => undefined);
+          // Closed, not open: a window that cannot be read refuses the run (the caller says storage failed).
+          await giveBack().catch(() => undefined);
           throw error;
         }
         if (hour.count > limits.runsPerHour) {
-          if (leased) await counters.release(holder, leaseId);
+          await giveBack();
           // Refused attempts count in the window too; what the member has had is at most the limit.
           return refuse({ limit: 'runsPerHour', current: Math.min(hour.count - 1, limits.runsPerHour), max: limits.runsPerHour, resetsAt: hour.resetsAt });
         }
       }
-      return { ok: true, ticket: createTicket(deps, { id: leaseId, subject, limits, holder: leased ? holder : undefined, scope }) };
+      return { ok: true, ticket: createTicket(deps, { id: claimId, subject, limits, scope, claimed, reserved }) };
     },
 
     async memberUsage(subject, limits) {
       const at = now();
       const scope = scopeOf(subject.guildId);
       const holder = `${scope}:${subject.userId}`;
-      const [{ member, guild }, hour, inFlight] = await Promise.all([
+      const [{ member, guild }, hour, { memberRuns: inFlight }] = await Promise.all([
         counters.totals(utcDay(at), scope, subject.userId),
         guarded(backend.kind, backend.where, 'usage run window', () => window.peek(holder)),
-        counters.held(holder, at.getTime()),
+        counters.committed(utcDay(at), scope, subject.userId, '', at.getTime()),
       ]);
       const left = (max: number, used: number) => (max > 0 ? Math.max(0, max - used) : Infinity);
       return {
@@ -145,7 +197,11 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
       };
     },
 
-    close,
+    releasedAtStart,
+    async close() {
+      if (heartbeat) clearInterval(heartbeat);
+      await close();
+    },
   };
 }
 
