@@ -43,12 +43,6 @@ export function budgetRefusedNote(refusal: Refusal): string {
   return `⏹️ Stopped: ${whose} is spent (${n(refusal.current)} of ${n(refusal.max)} tokens used today), so I made no further model call. What I found so far is above.${when}`;
 }
 
-/** Why a run stopped early: it crossed a daily token budget, so it answers from what it has. */
-export function budgetStopNote(scope: 'member' | 'server', resetsAt: Date): string {
-  const whose = scope === 'member' ? 'your daily model-token budget' : "this server's daily model-token budget";
-  return `-# Stopped early: this question used up ${whose}, so the answer is based on what was found so far. The budget resets ${relativeTime(resetsAt)}.`;
-}
-
 const limitOf = (max: number) => (max > 0 ? n(max) : 'no limit');
 const tokensLine = (t: UsageTotals) => `${n(t.totalTokens)} tokens (${n(t.inputTokens)} in, ${n(t.outputTokens)} out), ≈ ${formatUsd(t.costNanoUsd)}`;
 
