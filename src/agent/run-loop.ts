@@ -222,7 +222,7 @@ export class RunLoop {
     const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens, onDelta });
     publish(stream.end());
     addUsage(this.usage, reply.usage);
-    await plan.callBudget?.afterCall({ messages, reply });
+    await plan.callBudget?.afterCall({ messages, tools: fields.tools, reply });
     return reply;
   }
 

@@ -3,7 +3,7 @@ import type { ProtocolDriver } from './protocol.js';
 import type { ProtocolMemory } from './protocol-memory.js';
 import type { ToolDefinition } from './tool.js';
 import type { ToolRunner } from './tool-runner.js';
-import type { ChatMessage, ChatModel, FitContext, ModelReply, ProtocolSetting } from './types.js';
+import type { ChatMessage, ChatModel, FitContext, ModelReply, ProtocolSetting, ToolSchema } from './types.js';
 
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
 export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
@@ -18,8 +18,8 @@ export type BeforeTool = (call: { step: number; tool: string; input: unknown; ca
 export interface CallBudget {
   /** Before a model call: undefined to go ahead, or why not (the run ends, reason 'token-budget', keeping what it produced). */
   beforeCall(): Promise<string | undefined>;
-  /** After a model call: what was sent and the reply (its usage as the server reported it). Never throws. */
-  afterCall(call: { messages: readonly ChatMessage[]; reply: ModelReply }): Promise<void>;
+  /** After a model call: what was sent (messages, tool schemas) and the reply (its usage as the server reported it). Never throws. */
+  afterCall(call: { messages: readonly ChatMessage[]; tools?: readonly ToolSchema[]; reply: ModelReply }): Promise<void>;
 }
 
 /** Everything a run needs, fixed when it starts (the engine builds it from its defaults and the input). */

@@ -5,7 +5,7 @@
  * at all: some local servers) is counted with the local tokenizer instead, so it is capped as well.
  */
 import type { CallBudget } from '../agent/run-plan.js';
-import type { ChatMessage, ModelReply, Usage } from '../agent/types.js';
+import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../agent/types.js';
 import type { Logger } from '../logger.js';
 import { budgetRefusedNote } from '../policy/index.js';
 import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../state/index.js';
@@ -44,8 +44,8 @@ export function runBudget(options: RunBudgetOptions): RunBudget {
       }
       return refusal ? budgetRefusedNote(refusal) : undefined;
     },
-    async afterCall({ messages, reply }) {
-      const usage = reported(reply.usage) ? reply.usage : counted(options.tokens, messages, reply);
+    async afterCall({ messages, tools, reply }) {
+      const usage = reported(reply.usage) ? reply.usage : counted(options.tokens, { messages, tools, reply });
       try {
         await ticket.record(usage, options.model);
       } catch (error) {
@@ -61,9 +61,11 @@ function reported(usage: Usage): boolean {
   return usage.totalTokens > 0 || usage.promptTokens > 0 || usage.completionTokens > 0;
 }
 
-/** One call's usage by the local tokenizer: the request as sent, and the reply's text, reasoning and tool calls. */
-export function counted(tokens: TokenCounter, messages: readonly ChatMessage[], reply: ModelReply): Usage {
-  const promptTokens = messages.reduce((sum, m) => sum + tokens.message(m), REPLY_PRIMING);
+/** One call's usage by the local tokenizer: the request as sent (messages, tool schemas), and the reply's text, reasoning and tool calls. */
+export function counted(tokens: TokenCounter, call: { messages: readonly ChatMessage[]; tools?: readonly ToolSchema[]; reply: ModelReply }): Usage {
+  const { messages, tools, reply } = call;
+  const schemas = tools?.length ? tokens.text(JSON.stringify(tools)) : 0;
+  const promptTokens = messages.reduce((sum, m) => sum + tokens.message(m), REPLY_PRIMING + schemas);
   const replyText = [reply.content, reply.reasoning ?? '', ...reply.toolCalls.map((c) => `${c.function.name}${c.function.arguments}`)].join('');
   const completionTokens = tokens.text(replyText);
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
