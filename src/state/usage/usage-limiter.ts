@@ -70,6 +70,7 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
   // The claims this process holds now, renewed by the heartbeat (a ticket that lets go drops out).
   const live = new Map<string, string>();
   let releasedAtStart = 0;
+  let closed = false;
   try {
     if (owner.slot) releasedAtStart = await counters.releaseSlot(owner.slot, owner.id);
   } catch (error) {
@@ -103,14 +104,6 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
       const where = subject.guildId === null ? 'dm' : 'server';
       const refuse = (r: Omit<Refusal, 'where'>): Admission => ({ ok: false, ...r, where });
       const dayEnd = nextUtcMidnight(at);
-
-      const { member, guild } = await counters.totals(utcDay(at), scope, subject.userId);
-      if (limits.guildDailyTokens > 0 && guild.totalTokens >= limits.guildDailyTokens) {
-        return refuse({ limit: 'guildDailyTokens', current: guild.totalTokens, max: limits.guildDailyTokens, resetsAt: dayEnd });
-      }
-      if (!limits.exempt && limits.userDailyTokens > 0 && member.totalTokens >= limits.userDailyTokens) {
-        return refuse({ limit: 'userDailyTokens', current: member.totalTokens, max: limits.userDailyTokens, resetsAt: dayEnd });
-      }
 
       const holder = `${scope}:${subject.userId}`;
       const claimId = randomUUID();
@@ -199,6 +192,8 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
 
     releasedAtStart,
     async close() {
+      if (closed) return;
+      closed = true;
       if (heartbeat) clearInterval(heartbeat);
       await close();
     },

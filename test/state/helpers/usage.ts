@@ -12,6 +12,9 @@ export interface LimiterOptions {
   now?: () => Date;
   leaseMs?: number;
   windowSeconds?: number;
+  reserveTokens?: number;
+  heartbeatMs?: number;
+  owner?: { id: string; slot?: string };
 }
 
 /** The limits a test admits with: the defaults unless overridden. */
@@ -35,6 +38,9 @@ export function limiterOver(backend: Backend, options: LimiterOptions): Promise<
     prices: priceTable(),
     leaseMs: options.leaseMs ?? 60_000,
     windowSeconds: options.windowSeconds,
+    reserveTokens: options.reserveTokens,
+    heartbeatMs: options.heartbeatMs,
+    owner: options.owner,
   });
 }
 
