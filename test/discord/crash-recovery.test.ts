@@ -120,7 +120,6 @@ describe('after a crash with two runs of one member in flight', () => {
 
     const second = start();
     await second.waitFor(/threadwise is running/, 60_000);
-    await second.waitFor(/released the usage claims of runs that died with the last process here/, 10_000);
     const usage = await finalReply(fake.sendSlashCommand({ name: 'usage' }));
     expect(usage.content).toMatch(/• 2 questions, 2,000 tokens \(1,600 in, 400 out\)/);
     expect(usage.content).toMatch(/• 0 running now/);
@@ -130,6 +129,7 @@ describe('after a crash with two runs of one member in flight', () => {
     const reply = await finalReply(again);
     expect(reply.content).not.toMatch(/running/);
     await fake.waitForMessage((m) => m.content.startsWith('### Answer') && m.content.includes('It is noon.'), 20_000);
+    await second.waitFor(/released the usage claims of runs that died with the last process here/, 10_000);
     expect(await second.stop('SIGTERM')).toBe(0);
   }, 240_000);
 });
