@@ -1,5 +1,5 @@
 /**
- * Leases and counters in process memory, for tests and the terminal runner. Every method does its work
+ * Claims and counters in process memory, for tests and the terminal runner. Every method does its work
  * synchronously before it returns a promise, so concurrent callers in this process cannot interleave.
  */
 import type { ClaimSpec, CounterKey, CounterStore, RankedKind } from './counter-store.js';

@@ -15,9 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Backend } from '../backends/backend.js';
 import { guarded } from '../backends/backend.js';
-import { nextUtcMidnight, utcDay, utcDayBefore, type CounterStore } from './counter-store.js';
-import { memoryCounters } from './memory-counters.js';
-import { openRunWindow, type RunWindow, type WindowStore } from './run-window.js';
+import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
+import { openStores } from './open-stores.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
@@ -203,45 +202,4 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
 /** All DMs share one scope, so the server cap also bounds what DMs together can spend. */
 function scopeOf(guildId: string | null): string {
   return guildId === null ? 'dm' : `g${guildId}`;
-}
-
-/** The counter store and run window for the backend's kind. */
-async function openStores(options: UsageLimiterOptions): Promise<{ counters: CounterStore; window: RunWindow; close(): Promise<void> }> {
-  const { backend, namespace } = options;
-  const native = backend.native;
-  const windowOf = (store: WindowStore) => openRunWindow(store, namespace, options.windowSeconds);
-  switch (native.kind) {
-    case 'memory':
-      return { counters: memoryCounters(), window: await windowOf({ kind: 'memory' }), close: async () => {} };
-    case 'redis': {
-      const { redisCounters } = await import('./redis-counters.js');
-      return {
-        counters: redisCounters(native.client, namespace, backend.where, native.commandMs),
-        window: await windowOf({ kind: 'redis', client: native.client }),
-        close: async () => {},
-      };
-    }
-    case 'postgres': {
-      const { postgresCounters } = await import('./postgres-counters.js');
-      return {
-        counters: await postgresCounters(native.pool, namespace, backend.where),
-        window: await guarded('postgres', backend.where, 'usage setup', () => windowOf({ kind: 'postgres', pool: native.pool })),
-        close: async () => {},
-      };
-    }
-    case 'sqlite': {
-      const { openSqliteConnection, sqliteCounters } = await import('./sqlite-counters.js');
-      const conn = await guarded('sqlite', backend.where, 'usage connection', () => openSqliteConnection(native.file, native.busyMs));
-      try {
-        return {
-          counters: await sqliteCounters(conn, namespace, backend.where),
-          window: await guarded('sqlite', backend.where, 'usage setup', () => windowOf({ kind: 'sqlite', conn })),
-          close: () => conn.close(),
-        };
-      } catch (error) {
-        await conn.close().catch(() => undefined);
-        throw error;
-      }
-    }
-  }
 }
