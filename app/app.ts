@@ -4,6 +4,7 @@
  * the command list to the bot. `npm start` runs it as a process; the end-to-end tests start the same
  * thing against the fake Discord and the fake model server, with a few `AppOverrides`.
  */
+import os from 'node:os';
 import { commands } from '../commands/index.js';
 import { takesImages, type Config } from '../src/config.js';
 import { createAttachmentReader } from '../src/discord/attachments.js';
@@ -61,6 +62,9 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** How often a process renews its runs' usage claims, and how long they last without renewal. */
+const CLAIM_TIMING = { heartbeatMs: 15_000, leaseMs: 60_000 } as const;
+
 export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<App> {
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
@@ -73,7 +77,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   }
   const queue = new ThreadQueue(overrides.queue);
   // One journal per process (per shard when sharded): a restarted process finds its predecessor's dead runs.
-  const journal = new RunJournal(storage.runJournal(config.ops.shard ? `shard-${config.ops.shard.id}` : 'main'), logger);
+  const journalName = config.ops.shard ? `shard-${config.ops.shard.id}` : 'main';
+  const journal = new RunJournal(storage.runJournal(journalName), logger);
   const runs = new RunRegistry({ observer: journal });
   const shard = config.ops.shard;
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
@@ -94,8 +99,17 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const policy = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
   // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
   const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
-  // A run's concurrency slot outlives a crashed process only this long: its wait in the queue plus its run.
-  const limiter = await storage.openUsageLimiter({ prices: config.governance.prices, leaseMs: queue.maxWaitMs + config.agent.runTimeoutMs + 60_000 });
+  const limiter = await storage.openUsageLimiter({
+    prices: config.governance.prices,
+    // A run's claim (its slot, its reserved tokens) carries this process and is renewed by its heartbeat:
+    // it outlives a process that vanished by at most a minute, and a process restarted in the same place
+    // (this host, this journal) drops its predecessor's claims at once.
+    ...CLAIM_TIMING,
+    owner: { id: journal.boot, slot: `${os.hostname()}:${journalName}` },
+    // One model call's worth, the largest a run's first call can be: its history and its reply.
+    reserveTokens: config.storage.historyTokenBudget + (config.model.maxTokens ?? 1_024),
+  });
+  if (limiter.releasedAtStart > 0) logger.warn({ claims: limiter.releasedAtStart }, 'released the usage claims of runs that died with the last process here');
 
   const approvals = new ApprovalRegistry();
   /** Whether a call waits for a person here; if the rules cannot be read, it does (the safe side). */

@@ -12,7 +12,7 @@ import { AgentRun } from './agent-run.js';
 import { NativeProtocol } from './native-protocol.js';
 import { ProtocolMemory } from './protocol-memory.js';
 import { RunLoop } from './run-loop.js';
-import type { BeforeTool, RunPlan } from './run-plan.js';
+import type { BeforeTool, CallBudget, RunPlan } from './run-plan.js';
 import { TextProtocol } from './text-protocol.js';
 import type { ToolContext, ToolDefinition } from './tool.js';
 import { ToolIndex } from './tool-index.js';
@@ -49,6 +49,8 @@ export interface RunInput {
   maxSteps?: number;
   /** Tokens this run may use (what is left of a member's or server's daily budget). */
   tokenBudget?: number;
+  /** A shared budget checked before and charged after every model call (daily token caps). */
+  callBudget?: CallBudget;
   /** Extra system-prompt text (where the bot is, who is talking). */
   instructions?: string;
   /** Cancels the run (the Stop button, Ctrl-C, shutdown). */
@@ -100,6 +102,7 @@ export function createEngine(options: EngineOptions): Engine {
         maxSteps: input.maxSteps ?? defaults.maxSteps,
         tokenBudget: input.tokenBudget,
         maxTokens: defaults.maxTokens,
+        callBudget: input.callBudget,
         fitContext: options.fitContext,
         runTimeoutMs: defaults.runTimeoutMs,
         instructions: input.instructions,
@@ -114,4 +117,4 @@ export function createEngine(options: EngineOptions): Engine {
 
 export type { AgentRun } from './agent-run.js';
 export { DEFAULT_RUN, STEP_LIMIT, type RunDefaults } from './run-defaults.js';
-export type { BeforeTool, ToolDecision } from './run-plan.js';
+export type { BeforeTool, CallBudget, ToolDecision } from './run-plan.js';

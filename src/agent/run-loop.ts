@@ -26,6 +26,8 @@ interface Ending {
 type Limit = 'step-limit' | 'token-budget';
 
 class StopRequested extends Error {}
+/** The shared budget refused the next model call; the message says which and until when. */
+class BudgetRefused extends Error {}
 class RunTimeout extends Error {}
 
 export class RunLoop {
@@ -208,6 +210,9 @@ export class RunLoop {
     if (Date.now() >= this.deadline) throw new RunTimeout();
     const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
     if (plan.fitContext) messages = plan.fitContext({ model: plan.model.model, messages, tools: fields.tools, maxTokens: plan.maxTokens }, hard);
+    // Read at each call, not once at the start: other runs spend the same budget meanwhile.
+    const refused = await plan.callBudget?.beforeCall();
+    if (refused !== undefined) throw new BudgetRefused(refused);
     const stream = driver.textStream(final !== undefined);
     const step = this.steps + 1;
     const publish = (parts: StreamedText[]) => {
@@ -217,12 +222,14 @@ export class RunLoop {
     const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens, onDelta });
     publish(stream.end());
     addUsage(this.usage, reply.usage);
+    await plan.callBudget?.afterCall({ messages, tools: fields.tools, reply });
     return reply;
   }
 
   private failure(error: unknown): Ending {
     const stopped = { code: 'aborted', message: 'The run was stopped.' };
     if (this.plan.signal?.aborted || error instanceof StopRequested) return { reason: 'aborted', error: stopped };
+    if (error instanceof BudgetRefused) return { reason: 'token-budget', error: { code: 'token-budget', message: error.message } };
     if (error instanceof RunTimeout || Date.now() >= this.deadline) {
       return { reason: 'error', error: { code: 'run-timeout', message: `The run took longer than ${Math.round(this.plan.runTimeoutMs / 1000)} s and was stopped.` } };
     }

@@ -3,13 +3,24 @@ import type { ProtocolDriver } from './protocol.js';
 import type { ProtocolMemory } from './protocol-memory.js';
 import type { ToolDefinition } from './tool.js';
 import type { ToolRunner } from './tool-runner.js';
-import type { ChatMessage, ChatModel, FitContext, ProtocolSetting } from './types.js';
+import type { ChatMessage, ChatModel, FitContext, ModelReply, ProtocolSetting, ToolSchema } from './types.js';
 
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
 export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
 
 /** Asked before each tool call runs, in call order; the run waits for the answer. */
 export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
+
+/**
+ * A budget shared with other runs and processes (a member's and a server's daily tokens), spent call by
+ * call: asked before every model call, told after each. The engine knows nothing of where it is kept.
+ */
+export interface CallBudget {
+  /** Before a model call: undefined to go ahead, or why not (the run ends, reason 'token-budget', keeping what it produced). */
+  beforeCall(): Promise<string | undefined>;
+  /** After a model call: what was sent (messages, tool schemas) and the reply (its usage as the server reported it). Never throws. */
+  afterCall(call: { messages: readonly ChatMessage[]; tools?: readonly ToolSchema[]; reply: ModelReply }): Promise<void>;
+}
 
 /** Everything a run needs, fixed when it starts (the engine builds it from its defaults and the input). */
 export interface RunPlan {
@@ -26,6 +37,8 @@ export interface RunPlan {
   /** Tokens the run may use; once spent, the current step finishes and the model answers from what it has. */
   tokenBudget?: number;
   maxTokens?: number;
+  /** Checked before and charged after every model call. */
+  callBudget?: CallBudget;
   /** Trims each request to the model's context window; none: requests go as they are. */
   fitContext?: FitContext;
   runTimeoutMs: number;

@@ -105,7 +105,8 @@ export type ProtocolSetting = Protocol | 'auto';
 
 /**
  * Why a run ended. At 'step-limit' and 'token-budget' the model was asked for a last answer without
- * tools; `answer` is set when it gave one.
+ * tools; `answer` is set when it gave one. A run whose shared call budget refused its next call also
+ * ends 'token-budget', with no further call and the refusal as its `error`.
  */
 export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error';
 

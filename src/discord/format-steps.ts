@@ -71,6 +71,8 @@ export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' |
 /** What the thread says when a run ends without an answer. */
 export function formatFailure(result: Pick<AgentResult, 'reason' | 'error'>): string {
   if (result.reason === 'aborted') return '⏹️ Stopped. Nothing was lost: ask again or follow up whenever you like.';
+  // A daily budget refused the next model call: its message says which budget and when it resets.
+  if (result.reason === 'token-budget' && result.error) return result.error.message;
   const message = result.error?.message ?? 'The run ended without an answer.';
   return `❌ **The run failed.** ${message}\n-# The conversation so far is saved; send your message again to retry.`;
 }

@@ -6,8 +6,8 @@ import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type M
 import { cleanText, escapeDisplayName } from '../agent/clean-text.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError, StorageError } from '../errors.js';
-import { budgetStopNote, type DisplayLevel } from '../policy/index.js';
-import { nextUtcMidnight, toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
+import type { DisplayLevel } from '../policy/index.js';
+import { toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
 import { AnswerStream } from './answer-stream.js';
 import { approvalGate } from './approvals.js';
 import { runAudienceViewer } from './channel-visibility.js';
@@ -22,6 +22,7 @@ import { describeDiscordError, DiscordCode, discordCode } from './discord-errors
 import type { TurnDeps, TurnMessage, TurnRequest } from './turns.js';
 import { closedThreadNote } from './thread-closure.js';
 import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from './run-registry.js';
+import { runBudget } from './run-budget.js';
 
 export const STOP_PREFIX = 'stop:';
 
@@ -126,10 +127,9 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
   const offerStop = setTimeout(() => view.offerStop(runStartedAt), STOP_OFFER_MS);
   let result: AgentResult | undefined;
   try {
-    // What is left of the member's and the server's tokens today: crossing it ends the run early.
-    const budget = await request.ticket.remainingTokens().catch(() => Infinity);
     const agentRun = deps.engine.run({
-      tokenBudget: Number.isFinite(budget) ? budget : undefined,
+      // The member's and the server's tokens today, read before and recorded after every model call.
+      callBudget: runBudget({ ticket: request.ticket, model: request.model, tokens: deps.tokenCounter, logger: log }),
       messages: trimmed.messages,
       allowedTools: request.allowedTools,
       maxSteps: request.maxSteps,
@@ -137,7 +137,7 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
       instructions: instructionsFor(request.persona),
       signal: run.controller.signal,
       collection: scope.guildId ?? undefined,
-      // Passages said in a channel reach the run only when its asker can view that channel.
+      // Passages said in a channel reach the run only when everyone it answers can view that channel.
       canViewChannel: runAudienceViewer(target.client, scope.guildId, request.askers, scope.channelId),
       beforeTool: approvalGate({
         registry: deps.approvals.registry,
@@ -234,8 +234,7 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   const key = target.conversationKey;
   if (stopCause === 'reset') {
     // `/reset` stopped it: the person wants this exchange gone, so nothing of it is saved or posted
-    // (its tokens were still spent, and count).
-    await countUsage(deps, request, result);
+    // (its tokens were counted call by call, as they were spent).
     await answer.finish('', false);
     return { result, stopped: 'Stopped: the thread\'s memory was cleared.' };
   }
@@ -252,7 +251,6 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   const saveNote = saveError
     ? `\n-# ⚠️ I could not save this exchange to memory (${saveError instanceof StorageError ? saveError.message : describeError(saveError)}).`
     : '';
-  const budgetNote = await countUsage(deps, request, result);
 
   if (postingEnded(stopCause)) {
     // The moderator's decision stands: nothing more goes into the thread, not even a notice.
@@ -262,7 +260,7 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   if (result.answer !== undefined) {
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
-    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + budgetNote + saveNote, target.canAttachFiles(), continueFor);
+    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + saveNote, target.canAttachFiles(), continueFor);
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
     const failure = describeDiscordError(answer.failure, 'post the answer', target.missingPermissions?.());
     await target.send({ content: failure }).catch(() => undefined);
@@ -280,22 +278,4 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
   }
   return { result, failure };
-}
-
-/**
- * Count the run's tokens against the member's and the server's budgets (even a failed run spent them),
- * and say which budget ended it when one did. A counting failure is logged, never shown as an error.
- */
-async function countUsage(deps: TurnDeps, request: TurnRun, result: AgentResult): Promise<string> {
-  if (result.usage.totalTokens === 0) return '';
-  try {
-    const counted = await request.ticket.record(result.usage, request.model);
-    if (result.reason !== 'token-budget') return '';
-    const { limits } = request.ticket;
-    const memberSpent = limits.userDailyTokens > 0 && counted.member.totalTokens >= limits.userDailyTokens;
-    return `\n${budgetStopNote(memberSpent ? 'member' : 'server', nextUtcMidnight(deps.now()))}`;
-  } catch (error) {
-    deps.logger.error({ err: error, ticket: request.ticket.id }, 'could not count a run\'s usage');
-    return '';
-  }
 }

@@ -22,18 +22,25 @@ export function refusalText(refusal: Refusal): string {
     case 'concurrentRuns':
       return `⏳ You already have ${n(refusal.current)} question${refusal.current === 1 ? '' : 's'} running (at most ${n(refusal.max)} at once ${here}). Ask again when one has finished, or stop one with its Stop button. ${tail}`;
     case 'userDailyTokens':
-      return `⏳ You have used ${n(refusal.current)} of your ${n(refusal.max)} model tokens for today ${here}. Your budget resets ${when} (midnight UTC). ${tail}`;
+      return `⏳ You have used ${n(refusal.current)} of your ${n(refusal.max)} model tokens for today ${here}.${held(refusal, 'your')} Your budget resets ${when} (midnight UTC). ${tail}`;
     case 'guildDailyTokens':
       return refusal.where === 'dm'
-        ? `⏳ Direct messages with this bot have used ${n(refusal.current)} of their ${n(refusal.max)} model tokens for today. The budget resets ${when} (midnight UTC). ${tail}`
-        : `⏳ This server has used ${n(refusal.current)} of its ${n(refusal.max)} model tokens for today. The budget resets ${when} (midnight UTC); a moderator can change it with \`/settings limits\`. ${tail}`;
+        ? `⏳ Direct messages with this bot have used ${n(refusal.current)} of their ${n(refusal.max)} model tokens for today.${held(refusal, 'their')} The budget resets ${when} (midnight UTC). ${tail}`
+        : `⏳ This server has used ${n(refusal.current)} of its ${n(refusal.max)} model tokens for today.${held(refusal, 'its')} The budget resets ${when} (midnight UTC); a moderator can change it with \`/settings limits\`. ${tail}`;
   }
 }
 
-/** Why a run stopped early: it crossed a daily token budget, so it answers from what it has. */
-export function budgetStopNote(scope: 'member' | 'server', resetsAt: Date): string {
-  const whose = scope === 'member' ? 'your daily model-token budget' : "this server's daily model-token budget";
-  return `-# Stopped early: this question used up ${whose}, so the answer is based on what was found so far. The budget resets ${relativeTime(resetsAt)}.`;
+/** Questions running now hold the rest of a budget: it may free up when they finish. */
+function held(refusal: Refusal, whose: string): string {
+  if (!refusal.reserved || refusal.reserved <= 0) return '';
+  return ` Questions running now hold the rest of ${whose} budget (${n(refusal.reserved)} tokens); what they do not use is free again when they finish, so you may try again in a few minutes.`;
+}
+
+/** Why a run stopped before its next model call: a daily budget was spent (by it, or by other runs meanwhile). */
+export function budgetRefusedNote(refusal: Refusal): string {
+  const whose = refusal.limit === 'userDailyTokens' ? 'your daily model-token budget' : refusal.where === 'dm' ? 'the daily model-token budget of direct messages' : "this server's daily model-token budget";
+  const when = refusal.resetsAt ? ` It resets ${relativeTime(refusal.resetsAt)} (midnight UTC).` : '';
+  return `⏹️ Stopped: ${whose} is spent (${n(refusal.current)} of ${n(refusal.max)} tokens used today), so I made no further model call. What I found so far is above.${when}`;
 }
 
 const limitOf = (max: number) => (max > 0 ? n(max) : 'no limit');

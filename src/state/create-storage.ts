@@ -39,7 +39,7 @@ export interface Storage {
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
    */
-  openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds'>): Promise<UsageLimiter>;
+  openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds' | 'heartbeatMs' | 'reserveTokens' | 'owner'>): Promise<UsageLimiter>;
   /** The run journal of one bot process or shard (`main`, `shard-0`), over this storage. */
   runJournal(name: string): RunJournalStore;
   /**

@@ -30,7 +30,7 @@ export {
 export { RECORD_VERSION, type Migrations } from './records.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export { trimHistory, type TrimOptions, type TrimResult } from './trim-history.js';
-export { TokenCounter, encodingForModel, tokenCounters, type EncodingName } from './token-counter.js';
+export { REPLY_PRIMING, TokenCounter, encodingForModel, tokenCounters, type EncodingName } from './token-counter.js';
 export { sequenceProblem } from './message-sequence.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export { contextFit, type ContextFitOptions } from './context-fit.js';

@@ -66,25 +66,22 @@ describe('usage limits end to end', () => {
     expect(fake.threadsIn(fake.defaults.channelId).length).toBe(started.length);
   });
 
-  it('a run that crosses the member\'s daily tokens finishes its step, answers from what it has and says why; the next is refused', async () => {
+  it('a run that crosses the member\'s daily tokens makes no further model call, keeps what it found and says which budget and when it resets; the next is refused', async () => {
+    // A cap of 100 tokens, so that the run's first call (120 tokens) crosses it.
     w = await startModeration({ env: { USER_DAILY_TOKENS: '100' } });
     const { fake, model } = w;
-    model.script(
-      { content: 'Checking.', toolCalls: [{ name: 'current_time', arguments: {} }], usage: { prompt: 80, completion: 40 } },
-      { content: 'From what I have: it is some time.', usage: { prompt: 10, completion: 5 } },
-    );
+    model.script({ content: 'Checking.', toolCalls: [{ name: 'current_time', arguments: {} }], usage: { prompt: 80, completion: 40 } });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it, in detail?' } });
-    const answer = await fake.waitForMessage(isFinalAnswer, 10_000);
-    expect(answer.content).toContain('From what I have');
-    expect(answer.content).toContain('token budget reached');
-    expect(answer.content).toMatch(/Stopped early: this question used up your daily model-token budget/);
-    expect(model.requests).toHaveLength(2);
-    expect(model.requests[1]!.body.tool_choice).toBe('none');
+    const stopped = await fake.waitForMessage((m) => m.content.includes('Stopped: your daily model-token budget is spent'), 10_000);
+    expect(stopped.content).toMatch(/\(120 of 100 tokens used today\), so I made no further model call\. What I found so far is above\. It resets <t:\d+:R> \(midnight UTC\)/);
+    // What the run did before the refusal stays: the tool's result is in the thread.
+    expect(fake.botMessages().some((m) => m.channelId === stopped.channelId && m.content.includes('↳ result'))).toBe(true);
+    expect(model.requests).toHaveLength(1);
 
     const again = fake.sendSlashCommand({ name: 'ask', options: { question: 'And now?' } });
     const refusal = await privateRefusal(fake, await acknowledged(w, again));
-    expect(refusal.content).toMatch(/You have used 135 of your 100 model tokens for today in this server/);
-    expect(model.requests).toHaveLength(2);
+    expect(refusal.content).toMatch(/You have used 120 of your 100 model tokens for today in this server/);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('/settings limits applies to the next request, and an exempt role lifts member limits', async () => {

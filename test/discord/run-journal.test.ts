@@ -79,6 +79,22 @@ describe('the run journal', () => {
     await storage.close();
   });
 
+  it('keeps the journal while one run is still in flight after the other ends, so a crash then still finds it', async () => {
+    const storage = await memoryStorage();
+    const first = await processOver(storage, ['run-1', 'run-2']);
+    const one = first.runs.start({ threadId: 't1', starterId: 'u' });
+    const two = first.runs.start({ threadId: 't2', starterId: 'u', reply: { channelId: 'general', messageId: 't2' } });
+    two.run.onMessage('t2', 'log-2');
+    one.finish(); // one run left in flight: the journal must keep it
+    await first.journal.flush();
+    expect((await storage.runJournal('main').read()).entries.map((e) => `${e.entry.kind} ${e.entry.runId}`)).toEqual(['start run-1', 'start run-2', 'message run-2', 'end run-1']);
+    // The process dies with run-2 in flight.
+    const actions = recordingActions();
+    expect(await new RunJournal(storage.runJournal('main'), silentLogger()).recover(actions)).toBe(1);
+    expect(actions.calls).toEqual(['disable t2/log-2 run-2', `note general/t2 -# ${INTERRUPTED_NOTE}`]);
+    await storage.close();
+  });
+
   it('tells the thread when the reply cannot be edited, and keeps going past runs it cannot tidy', async () => {
     const storage = await memoryStorage();
     const first = await processOver(storage, ['x', 'y']);

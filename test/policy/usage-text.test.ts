@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetStopNote, guildUsageText, memberUsageText, refusalText } from '../../src/policy/usage-text.js';
+import { budgetRefusedNote, guildUsageText, memberUsageText, refusalText } from '../../src/policy/usage-text.js';
 import { emptyTotals, type MemberUsageReport } from '../../src/state/usage/index.js';
 
 const AT = new Date('2025-06-01T12:30:00Z');
@@ -26,8 +26,17 @@ describe('refusal text', () => {
     expect(refusalText({ limit: 'runsPerHour', current: 1, max: 1, resetsAt: new Date(1_000_500), where: 'server' })).toContain('<t:1001:R>');
   });
 
-  it('explains a run stopped at a token budget', () => {
-    expect(budgetStopNote('server', MIDNIGHT)).toMatch(/this server's daily model-token budget.*resets <t:1748822400:R>/);
+  it('explains a run stopped before a model call by a spent budget: which one, the figures, when it resets', () => {
+    expect(budgetRefusedNote({ limit: 'guildDailyTokens', current: 10_000, max: 10_000, resetsAt: MIDNIGHT, where: 'server' })).toMatch(
+      /this server's daily model-token budget is spent \(10,000 of 10,000 tokens used today\), so I made no further model call\. .*It resets <t:1748822400:R>/,
+    );
+    expect(budgetRefusedNote({ limit: 'userDailyTokens', current: 120, max: 100, resetsAt: MIDNIGHT, where: 'server' })).toContain('your daily model-token budget is spent');
+  });
+
+  it('says when questions running now hold the rest of a budget', () => {
+    expect(refusalText({ limit: 'guildDailyTokens', current: 6_000, max: 10_000, resetsAt: MIDNIGHT, where: 'server', reserved: 4_000 })).toMatch(
+      /used 6,000 of its 10,000 model tokens for today\. Questions running now hold the rest of its budget \(4,000 tokens\)/,
+    );
   });
 });
 

@@ -16,7 +16,7 @@ interface WriterRun {
   result: Promise<{ code: number | null; admitted: Array<[number, number]>; refused: string[]; stderr: string }>;
 }
 
-function startWriter(options: { url: string; namespace: string; attempts: number; limits: EffectiveLimits; holdMs: number; pauseMs?: number }): WriterRun {
+function startWriter(options: { url: string; namespace: string; attempts: number; limits: EffectiveLimits; holdMs: number; pauseMs?: number; reserveTokens?: number; recordDelayMs?: number }): WriterRun {
   const child = spawn(process.execPath, ['--import', 'tsx', WRITER, JSON.stringify(options)], { cwd: path.resolve(here, '../..'), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -103,6 +103,21 @@ for (const target of await targets('usage-proc', ['sqlite', 'redis', 'postgres']
       const results = await race({ url: target.url, namespace, attempts: 40, limits: limits({ runsPerHour: 30, concurrentRuns: 0 }), holdMs: 0 });
       expect(results[0]!.admitted.length + results[1]!.admitted.length).toBe(30);
       expect([...results[0]!.refused, ...results[1]!.refused]).toEqual(Array(50).fill('runsPerHour'));
+    }, SLOW);
+
+    it('spend exactly a member\'s daily tokens between them, never more, when each run sets aside what it will use', async () => {
+      const namespace = freshNamespace();
+      // Each run uses 15 tokens, 20 ms after admission; each sets 15 aside. The cap fits exactly 10 runs.
+      const lim = limits({ runsPerHour: 0, concurrentRuns: 0, userDailyTokens: 150 });
+      const results = await race({ url: target.url, namespace, attempts: 20, limits: lim, holdMs: 0, recordDelayMs: 20, reserveTokens: 15 });
+      expect(results[0]!.admitted.length + results[1]!.admitted.length).toBe(10);
+      expect(new Set([...results[0]!.refused, ...results[1]!.refused])).toEqual(new Set(['userDailyTokens']));
+      const reader = await limiterOver(backend, { namespace });
+      try {
+        expect((await reader.memberUsage({ guildId: 'G1', userId: 'shared-member' }, lim)).today.totalTokens).toBe(150);
+      } finally {
+        await reader.close();
+      }
     }, SLOW);
 
     it('never lets both hold the member’s single concurrency slot at once', async () => {

@@ -1,7 +1,8 @@
 /**
  * Usage limits and accounting. Open with `createUsageLimiter({ backend, ... })` over the storage's
- * backend; compute the limits with `effectiveLimits` (src/policy/limits.ts); call `admit` before any
- * model call, `ticket.record` after each, `ticket.release` when the run ends.
+ * backend; compute the limits with `effectiveLimits` (src/policy/limits.ts); call `admit` before a
+ * run, `ticket.check` before each model call and `ticket.record` after it, `ticket.release` when the
+ * run ends.
  */
 export { createUsageLimiter, type AdmitOptions, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
 export type {

@@ -1,22 +1,34 @@
 /**
- * Leases and counters in process memory, for tests and the terminal runner. Every method does its work
+ * Claims and counters in process memory, for tests and the terminal runner. Every method does its work
  * synchronously before it returns a promise, so concurrent callers in this process cannot interleave.
  */
-import type { CounterKey, CounterStore, RankedKind } from './counter-store.js';
-import { TOTAL_FIELDS } from './counter-store.js';
+import type { ClaimSpec, CounterKey, CounterStore, RankedKind } from './counter-store.js';
+import { claimVerdict, TOTAL_FIELDS } from './counter-store.js';
 import { emptyTotals, type UsageTotals } from './types.js';
 
 /** An empty in-memory CounterStore. */
 export function memoryCounters(): CounterStore {
-  const leases = new Map<string, Map<string, number>>();
+  const claims = new Map<string, ClaimSpec & { reserved: number; used: number; expiresAt: number }>();
   // day → scope → "member:<id>" | "channel:<id>" | "guild" → totals
   const days = new Map<string, Map<string, Map<string, UsageTotals>>>();
 
-  const live = (holder: string, nowMs: number) => {
-    const mine = leases.get(holder) ?? new Map<string, number>();
-    for (const [id, expiresAt] of mine) if (expiresAt <= nowMs) mine.delete(id);
-    leases.set(holder, mine);
-    return mine;
+  const live = (nowMs: number) => {
+    for (const [id, c] of claims) if (c.expiresAt <= nowMs) claims.delete(id);
+    return [...claims.values()];
+  };
+  const held = (list: ReturnType<typeof live>) => list.reduce((sum, c) => sum + Math.max(0, c.reserved - c.used), 0);
+  const committed = (day: string, scope: string, userId: string, claimId: string, nowMs: number) => {
+    const inScope = live(nowMs).filter((c) => c.scope === scope);
+    const mine = inScope.filter((c) => c.userId === userId);
+    const row = days.get(day)?.get(scope);
+    return {
+      memberUsed: row?.get(`member:${userId}`)?.totalTokens ?? 0,
+      guildUsed: row?.get('guild')?.totalTokens ?? 0,
+      memberReserved: held(mine),
+      guildReserved: held(inScope),
+      ownReserved: held(inScope.filter((c) => c.id === claimId)),
+      memberRuns: mine.filter((c) => c.leased).length,
+    };
   };
   const rows = (day: string, scope: string) => {
     let byScope = days.get(day);
@@ -33,19 +45,31 @@ export function memoryCounters(): CounterStore {
   };
 
   return {
-    async acquire(holder, leaseId, max, nowMs, expiresAtMs) {
-      const mine = live(holder, nowMs);
-      if (mine.size >= max) return { ok: false, held: mine.size };
-      mine.set(leaseId, expiresAtMs);
-      return { ok: true, held: mine.size };
+    async claim(spec, rules) {
+      const verdict = claimVerdict(committed(rules.day, spec.scope, spec.userId, '', rules.nowMs), spec, rules);
+      if (verdict.ok) claims.set(spec.id, { ...spec, reserved: verdict.reserved, used: 0, expiresAt: rules.expiresAtMs });
+      return verdict;
     },
-    async release(holder, leaseId) {
-      leases.get(holder)?.delete(leaseId);
+    async unclaim(_scope, id) {
+      claims.delete(id);
     },
-    async held(holder, nowMs) {
-      return live(holder, nowMs).size;
+    async renew(list, expiresAtMs) {
+      for (const { id } of list) {
+        const c = claims.get(id);
+        if (c) c.expiresAt = expiresAtMs;
+      }
     },
-    async add(key: CounterKey, delta) {
+    async releaseSlot(slot, owner) {
+      let dropped = 0;
+      for (const [id, c] of claims) if (c.slot === slot && c.owner !== owner && claims.delete(id)) dropped++;
+      return dropped;
+    },
+    async committed(day, scope, userId, claimId, nowMs) {
+      return committed(day, scope, userId, claimId, nowMs);
+    },
+    async add(key: CounterKey, delta, claimId) {
+      const claim = claimId !== undefined ? claims.get(claimId) : undefined;
+      if (claim) claim.used += delta.totalTokens;
       const row = rows(key.day, key.scope);
       const member = bump(row, `member:${key.userId}`, delta);
       bump(row, `channel:${key.channelId}`, delta);

@@ -1,22 +1,19 @@
 /**
- * Leases and counters in PostgreSQL. Taking a lease is a transaction that first takes a transaction-
- * scoped advisory lock on the holder, so two processes counting the same holder's leases take turns
- * (each later statement sees what the previous holder of the lock committed). A record is one
- * multi-row upsert: PostgreSQL locks each row it updates and adds to its latest committed value, so
- * concurrent increments never lose one another. A deadlock between two records (it should not happen:
- * rows are always written member, channel, server) is retried.
+ * Claims and counters in PostgreSQL. Taking a claim is a transaction that first takes a transaction-
+ * scoped advisory lock on the scope (the server, or all DMs), so two processes deciding on the same
+ * budgets take turns (each later statement sees what the previous holder of the lock committed). A
+ * record is one statement: a multi-row upsert (PostgreSQL locks each row it updates and adds to its
+ * latest committed value, so concurrent increments never lose one another) with the claim's usage in a
+ * data-modifying WITH. A deadlock between two records (it should not happen: rows are always written
+ * member, channel, server) is retried.
  */
 import type pg from 'pg';
 import { guarded } from '../backends/backend.js';
-import type { CounterStore } from './counter-store.js';
-import { addStatement, LEASE_TABLE, postgresParam as p, pruneStatement, rankedRows, splitTotals, topStatement, totalsStatement, usageSchema } from './sql-counters.js';
-
-// One statement after the lock: drop expired leases, count the live ones, add ours if there is room.
-// All parts see the same snapshot, which is current because the lock was taken by an earlier statement.
-const TAKE = `WITH gone AS (DELETE FROM ${LEASE_TABLE} WHERE ns = $1::text AND holder = $2::text AND expires_at <= $3::bigint),
-  live AS (SELECT count(*)::int AS n FROM ${LEASE_TABLE} WHERE ns = $1::text AND holder = $2::text AND expires_at > $3::bigint),
-  taken AS (INSERT INTO ${LEASE_TABLE} (ns, holder, lease_id, expires_at) SELECT $1::text, $2::text, $4::text, $5::bigint FROM live WHERE n < $6::int RETURNING 1)
-SELECT (SELECT n FROM live) AS n, (SELECT count(*)::int FROM taken) AS taken`;
+import { claimVerdict, type CounterStore } from './counter-store.js';
+import {
+  addStatement, CLAIM_TABLE, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, postgresParam as p,
+  pruneStatement, rankedRows, releaseSlotStatement, renewClaimsStatement, splitTotals, topStatement, totalsStatement, usageSchema,
+} from './sql-counters.js';
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -35,17 +32,26 @@ export async function postgresCounters(pool: pg.Pool, ns: string, where: string)
   });
   const rows = async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as Array<Record<string, unknown>>;
 
+  const committedSql = committedStatement(p, (param, type) => `${param}::${type}`);
+  const exec = (statement: { sql: string; params: unknown[] }) => pool.query(statement.sql, statement.params);
+
   return {
-    acquire: (holder, leaseId, max, nowMs, expiresAtMs) =>
+    claim: (spec, rules) =>
       run('lease', async () => {
         const client = await pool.connect();
         try {
           await client.query('BEGIN');
-          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${ns}:lease:${holder}`]);
-          const { rows: [row] } = await client.query(TAKE, [ns, holder, nowMs, leaseId, expiresAtMs, max]);
+          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${ns}:claims:${spec.scope}`]);
+          const expire = expireClaimsStatement(p, ns, spec.scope, rules.nowMs);
+          await client.query(expire.sql, expire.params);
+          const { rows: [row] } = await client.query(committedSql, committedParams(ns, rules.day, spec.scope, spec.userId, '', rules.nowMs));
+          const verdict = claimVerdict(committedFrom(row), spec, rules);
+          if (verdict.ok) {
+            const insert = insertClaimStatement(p, ns, spec, verdict.reserved, rules.expiresAtMs);
+            await client.query(insert.sql, insert.params);
+          }
           await client.query('COMMIT');
-          const n = Number(row?.n ?? 0);
-          return Number(row?.taken) === 1 ? { ok: true as const, held: n + 1 } : { ok: false as const, held: n };
+          return verdict;
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
           throw error;
@@ -53,18 +59,25 @@ export async function postgresCounters(pool: pg.Pool, ns: string, where: string)
           client.release();
         }
       }),
-    release: (holder, leaseId) =>
+    unclaim: (_scope, id) =>
       run('release', async () => {
-        await pool.query(`DELETE FROM ${LEASE_TABLE} WHERE ns = $1 AND holder = $2 AND lease_id = $3`, [ns, holder, leaseId]);
+        await exec(deleteClaimStatement(p, ns, id));
       }),
-    held: (holder, nowMs) =>
-      run('read', async () => {
-        const [row] = await rows(`SELECT count(*)::int AS n FROM ${LEASE_TABLE} WHERE ns = $1 AND holder = $2 AND expires_at > $3`, [ns, holder, nowMs]);
-        return Number(row?.n ?? 0);
-      }),
-    add: (key, delta) =>
+    renew: async (claims, expiresAtMs) => {
+      if (claims.length === 0) return;
+      await run('heartbeat', () => exec(renewClaimsStatement(p, ns, claims.map((c) => c.id), expiresAtMs)));
+    },
+    releaseSlot: (slot, owner) => run('release', async () => (await exec(releaseSlotStatement(p, ns, slot, owner))).rowCount ?? 0),
+    committed: (day, scope, userId, claimId, nowMs) =>
+      run('read', async () => committedFrom((await pool.query(committedSql, committedParams(ns, day, scope, userId, claimId, nowMs))).rows[0])),
+    add: (key, delta, claimId) =>
       run('count', async () => {
-        const { sql, params } = addStatement(p, ns, key, delta);
+        const upsert = addStatement(p, ns, key, delta);
+        // The claim's usage rides along in the same statement: $1 is the namespace, $8 the total tokens.
+        const { sql, params } =
+          claimId === undefined
+            ? upsert
+            : { sql: `WITH settled AS (UPDATE ${CLAIM_TABLE} SET used = used + $8::bigint WHERE ns = $1::text AND claim_id = $11::text) ${upsert.sql}`, params: [...upsert.params, claimId] };
         for (let attempt = 1; ; attempt++) {
           try {
             return splitTotals(await rows(sql, params));

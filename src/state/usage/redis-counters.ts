@@ -1,24 +1,94 @@
 /**
- * Leases and counters in Redis. A holder's leases are one sorted set scored by expiry; taking one is a
- * Lua script (drop expired, count, add if below the limit), which Redis runs without interleaving any
- * other client's command. A record is one MULTI of HINCRBYs on the member, channel and server hashes
- * plus the rankings' ZINCRBYs, applied whole and in order whichever process sends it.
+ * Claims and counters in Redis. A scope's claims are one hash: per claim a field with who holds it
+ * (`user|leased|reserved|owner|slot`), one with what it has used and one with its expiry. Taking a
+ * claim is a Lua script (drop expired claims, add up what the live ones hold, read the day's totals,
+ * decide with `claimVerdict`'s rules, add the claim), which Redis runs without interleaving any other
+ * client's command; the per-call read is another script. A record is one MULTI of HINCRBYs on the
+ * member, channel and server hashes, the rankings' ZINCRBYs and the claim's usage, applied whole and in
+ * order whichever process sends it. Each place (host and journal) keeps a set of its claims, so a
+ * restarted process can drop its dead predecessor's at once.
  */
 import type { RedisClientType } from '@keyv/redis';
 import { guarded } from '../backends/backend.js';
-import { TOTAL_FIELDS, totalsFrom, type CounterKey, type CounterStore } from './counter-store.js';
+import { TOTAL_FIELDS, totalsFrom, type ClaimResult, type Committed, type CounterKey, type CounterStore } from './counter-store.js';
 import type { UsageTotals } from './types.js';
 
-const ACQUIRE = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-local held = redis.call('ZCARD', KEYS[1])
-if held >= tonumber(ARGV[4]) then return {0, held} end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - tonumber(ARGV[1])))
-return {1, held + 1}`;
+// Shared by both scripts: read the scope's claims, drop expired ones (when `drop`), and add up what
+// the live ones hold. KEYS[1] is the claims hash; returns held totals and the member's leased runs.
+const SCAN_CLAIMS = `local function scan(key, now, user, own, drop)
+  local all = redis.call('HGETALL', key)
+  local info, used, exp = {}, {}, {}
+  for i = 1, #all, 2 do
+    local f, v = all[i], all[i + 1]
+    local base, suffix = string.match(f, '^([^:]+):(%a+)$')
+    if suffix == 'used' then used[base] = tonumber(v)
+    elseif suffix == 'exp' then exp[base] = tonumber(v)
+    elseif not base then info[f] = v end
+  end
+  local mr, gr, orr, runs = 0, 0, 0, 0
+  for id, v in pairs(info) do
+    if (exp[id] or 0) <= now then
+      if drop then redis.call('HDEL', key, id, id .. ':used', id .. ':exp') end
+    else
+      local u, leased, reserved = string.match(v, '^([^|]*)|(%d)|(%d+)|')
+      local held = math.max(0, tonumber(reserved) - (used[id] or 0))
+      gr = gr + held
+      if u == user then
+        mr = mr + held
+        if leased == '1' then runs = runs + 1 end
+      end
+      if id == own then orr = held end
+    end
+  end
+  if drop then
+    for id in pairs(used) do if not info[id] then redis.call('HDEL', key, id .. ':used', id .. ':exp') end end
+  end
+  return mr, gr, orr, runs
+end
+local function tokens(key)
+  return tonumber(redis.call('HGET', key, 'totalTokens') or '0') or 0
+end
+`;
 
-// The set lives as long as its latest lease, measured from the caller's clock (PEXPIRE, not PEXPIREAT:
-// the server's clock need not agree with ours).
+// KEYS: claims hash, member day hash, server day hash, slot set. ARGV: now, id, user, leased, estimate,
+// owner, slot, expires, max runs, member cap, server cap, scope, keep-ms.
+const CLAIM = `${SCAN_CLAIMS}
+local now = tonumber(ARGV[1])
+local mr, gr, _, runs = scan(KEYS[1], now, ARGV[3], '', true)
+local mu, gu = tokens(KEYS[2]), tokens(KEYS[3])
+local leased, estimate, maxRuns, mcap, gcap = ARGV[4] == '1', tonumber(ARGV[5]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+if gcap > 0 and gu + gr >= gcap then return {'guildDailyTokens', gu, gr} end
+if mcap > 0 and mu + mr >= mcap then return {'userDailyTokens', mu, mr} end
+if leased and maxRuns > 0 and runs >= maxRuns then return {'concurrentRuns', runs, 0} end
+local reserve = math.max(0, estimate)
+if gcap > 0 then reserve = math.min(reserve, gcap - gu - gr) end
+if mcap > 0 then reserve = math.min(reserve, mcap - mu - mr) end
+local id = ARGV[2]
+redis.call('HSET', KEYS[1], id, ARGV[3] .. '|' .. (leased and '1' or '0') .. '|' .. string.format('%d', reserve) .. '|' .. ARGV[6] .. '|' .. ARGV[7], id .. ':used', 0, id .. ':exp', ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ARGV[13])
+redis.call('SADD', KEYS[4], ARGV[6] .. '|' .. ARGV[12] .. '|' .. id)
+redis.call('PEXPIRE', KEYS[4], ARGV[13])
+return {'ok', runs + (leased and 1 or 0), reserve}`;
+
+// KEYS: claims hash, member day hash, server day hash. ARGV: now, user, own claim id.
+const COMMITTED = `${SCAN_CLAIMS}
+local mr, gr, orr, runs = scan(KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3], false)
+return {tokens(KEYS[2]), tokens(KEYS[3]), mr, gr, orr, runs}`;
+
+// KEYS: slot set. ARGV: owner kept, namespace. Drops the other owners' claims; returns how many.
+const RELEASE_SLOT = `local dropped = 0
+for _, m in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local owner, scope, id = string.match(m, '^([^|]*)|([^|]*)|(.*)$')
+  if owner ~= ARGV[1] then
+    dropped = dropped + redis.call('HDEL', ARGV[2] .. ':usage:claims:' .. scope, id)
+    redis.call('HDEL', ARGV[2] .. ':usage:claims:' .. scope, id .. ':used', id .. ':exp')
+    redis.call('SREM', KEYS[1], m)
+  end
+end
+return dropped`;
+
+/** A slot's set and the scopes' claim hashes outlive a quiet day, then go by themselves. */
+const CLAIMS_TTL_MS = 2 * 86_400_000;
 
 /** Counters of a day are kept this long, then Redis drops them by itself. */
 const COUNTER_TTL_SECONDS = 40 * 86_400;
@@ -27,25 +97,46 @@ const FIELDS = Object.fromEntries(TOTAL_FIELDS.map((f) => [f, f])) as Record<(ty
 /** The store over an open node-redis client; every call is bounded by `commandMs`. */
 export function redisCounters(client: RedisClientType, ns: string, where: string, commandMs: number): CounterStore {
   const run = <T>(action: string, call: () => Promise<T>) => guarded('redis', where, `usage ${action}`, () => withTimeout(call(), commandMs));
-  const leaseKey = (holder: string) => `${ns}:usage:lease:${holder}`;
+  const claimsKey = (scope: string) => `${ns}:usage:claims:${scope}`;
+  const slotKey = (slot: string) => `${ns}:usage:slot:${slot}`;
   const dayKey = (day: string, scope: string) => `${ns}:usage:${day}:${scope}`;
   const totalsOf = (hash: Record<string, string> | null | undefined): UsageTotals => totalsFrom(hash, FIELDS);
 
   return {
-    acquire: (holder, leaseId, max, nowMs, expiresAtMs) =>
+    claim: (spec, rules) =>
       run('lease', async () => {
-        const [taken, held] = (await client.eval(ACQUIRE, {
-          keys: [leaseKey(holder)],
-          arguments: [String(nowMs), String(expiresAtMs), leaseId, String(max)],
-        })) as [number, number];
-        return taken === 1 ? { ok: true as const, held: Number(held) } : { ok: false as const, held: Number(held) };
+        const base = dayKey(rules.day, spec.scope);
+        const reply = (await client.eval(CLAIM, {
+          keys: [claimsKey(spec.scope), `${base}:m:${spec.userId}`, `${base}:g`, slotKey(spec.slot)],
+          arguments: [
+            String(rules.nowMs), spec.id, spec.userId, spec.leased ? '1' : '0', String(Math.max(0, Math.floor(spec.estimate))), spec.owner, spec.slot,
+            String(rules.expiresAtMs), String(rules.maxConcurrent), String(rules.memberCap), String(rules.guildCap), spec.scope, String(CLAIMS_TTL_MS),
+          ],
+        })) as [string, number, number];
+        return claimResult(reply);
       }),
-    release: (holder, leaseId) =>
+    unclaim: (scope, id) =>
       run('release', async () => {
-        await client.zRem(leaseKey(holder), leaseId);
+        await client.hDel(claimsKey(scope), [id, `${id}:used`, `${id}:exp`]);
       }),
-    held: (holder, nowMs) => run('read', () => client.zCount(leaseKey(holder), `(${nowMs}`, '+inf')),
-    add: (key: CounterKey, delta) =>
+    renew: async (claims, expiresAtMs) => {
+      if (claims.length === 0) return;
+      await run('heartbeat', async () => {
+        const multi = client.multi();
+        // Only a claim that still exists is renewed: HSETNX would not do, so HEXISTS is checked by a tiny script.
+        for (const c of claims) multi.eval(`if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then redis.call('HSET', KEYS[1], ARGV[1] .. ':exp', ARGV[2]) end return 0`, { keys: [claimsKey(c.scope)], arguments: [c.id, String(expiresAtMs)] });
+        await multi.exec();
+      });
+    },
+    releaseSlot: (slot, owner) => run('release', async () => Number(await client.eval(RELEASE_SLOT, { keys: [slotKey(slot)], arguments: [owner, ns] }))),
+    committed: (day, scope, userId, claimId, nowMs) =>
+      run('read', async () => {
+        const base = dayKey(day, scope);
+        const reply = (await client.eval(COMMITTED, { keys: [claimsKey(scope), `${base}:m:${userId}`, `${base}:g`], arguments: [String(nowMs), userId, claimId] })) as number[];
+        const [memberUsed, guildUsed, memberReserved, guildReserved, ownReserved, memberRuns] = reply.map(Number) as [number, number, number, number, number, number];
+        return { memberUsed, guildUsed, memberReserved, guildReserved, ownReserved, memberRuns } satisfies Committed;
+      }),
+    add: (key: CounterKey, delta, claimId) =>
       run('count', async () => {
         const base = dayKey(key.day, key.scope);
         const hashes = [`${base}:m:${key.userId}`, `${base}:c:${key.channelId}`, `${base}:g`];
@@ -58,6 +149,7 @@ export function redisCounters(client: RedisClientType, ns: string, where: string
         multi.zIncrBy(`${base}:top:channel`, delta.totalTokens, key.channelId);
         multi.expire(`${base}:top:member`, COUNTER_TTL_SECONDS);
         multi.expire(`${base}:top:channel`, COUNTER_TTL_SECONDS);
+        if (claimId !== undefined && delta.totalTokens !== 0) multi.hIncrBy(claimsKey(key.scope), `${claimId}:used`, delta.totalTokens);
         multi.hGetAll(hashes[0]!);
         multi.hGetAll(hashes[2]!);
         const replies = (await multi.exec()) as unknown[];
@@ -90,6 +182,13 @@ export function redisCounters(client: RedisClientType, ns: string, where: string
     // Redis expires each day's keys by itself (COUNTER_TTL_SECONDS).
     prune: async () => {},
   };
+}
+
+/** A claim script's reply as a ClaimResult. */
+function claimResult([kind, a, b]: [string, number, number]): ClaimResult {
+  if (kind === 'ok') return { ok: true, held: Number(a), reserved: Number(b) };
+  if (kind === 'concurrentRuns') return { ok: false, limit: kind, held: Number(a) };
+  return { ok: false, limit: kind as 'userDailyTokens' | 'guildDailyTokens', used: Number(a), reserved: Number(b) };
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -53,9 +53,18 @@ export async function openRunWindow(store: WindowStore, namespace: string, durat
       break;
     case 'sqlite': {
       // The library wraps its upsert in a savepoint on the connection it is given; taking turns with our
-      // own transactions on that connection keeps the two from nesting.
+      // own transactions on that connection keeps the two from nesting. When its statement fails, the
+      // savepoint's transaction stays open: rolled back here, or every later claim on the connection fails.
       const conn = store.conn;
-      exclusive = (work) => conn.exclusive(work);
+      exclusive = (work) =>
+        conn.exclusive(async () => {
+          try {
+            return await work();
+          } catch (error) {
+            await conn.run('ROLLBACK').catch(() => undefined);
+            throw error;
+          }
+        });
       limiter = await whenReady((ready) =>
         new RateLimiterSQLite({ ...base, storeClient: conn.db, storeType: 'sqlite3', tableName: WINDOW_TABLE, clearExpiredByTimeout: true }, ready),
       );

@@ -1,16 +1,19 @@
 /**
- * Leases and counters in the SQLite file, on a connection of their own. A lease is taken in a
- * `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first statement, so a
- * count and the insert that depends on it cannot interleave with another process's (which waits up to
- * the busy timeout). A record's three rows are one upsert in one transaction. The connection is its own
+ * Claims and counters in the SQLite file, on a connection of their own. A claim is taken in a
+ * `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first statement, so the
+ * reads it decides on and the insert that depends on them cannot interleave with another process's
+ * (which waits up to the busy timeout). A record's three rows and its claim's usage are one transaction. The connection is its own
  * because a transaction belongs to a connection: on the Keyv connection, the conversation store's
  * statements would land inside ours. In this process, calls take turns on it.
  */
 import sqlite3 from 'sqlite3';
 import { guarded } from '../backends/backend.js';
 import { KeyedSerializer } from '../keyed-serializer.js';
-import type { CounterStore } from './counter-store.js';
-import { addStatement, LEASE_TABLE, pruneStatement, rankedRows, splitTotals, sqliteParam as p, topStatement, totalsStatement, usageSchema } from './sql-counters.js';
+import { claimVerdict, type CounterStore } from './counter-store.js';
+import {
+  addStatement, claimUsedStatement, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, pruneStatement,
+  rankedRows, releaseSlotStatement, renewClaimsStatement, splitTotals, sqliteParam as p, topStatement, totalsStatement, usageSchema,
+} from './sql-counters.js';
 
 /** A promise-returning view of one sqlite3 connection. */
 export interface SqliteConnection {
@@ -68,30 +71,45 @@ export async function sqliteCounters(conn: SqliteConnection, ns: string, where: 
   }));
   const read = (sql: string, params: unknown[]) => conn.exclusive(() => conn.all(sql, params));
 
+  const committedSql = committedStatement(p, (param) => param);
+  const write = (statement: { sql: string; params: unknown[] }) => conn.run(statement.sql, statement.params);
+
   return {
-    acquire: (holder, leaseId, max, nowMs, expiresAtMs) =>
+    claim: (spec, rules) =>
       run('lease', () =>
         immediate(conn, async () => {
-          await conn.run(`DELETE FROM ${LEASE_TABLE} WHERE ns = ?1 AND holder = ?2 AND expires_at <= ?3`, [ns, holder, nowMs]);
-          const [row] = await conn.all(`SELECT count(*) AS n FROM ${LEASE_TABLE} WHERE ns = ?1 AND holder = ?2`, [ns, holder]);
-          const held = Number(row?.n ?? 0);
-          if (held >= max) return { ok: false as const, held };
-          await conn.run(`INSERT INTO ${LEASE_TABLE} (ns, holder, lease_id, expires_at) VALUES (?1, ?2, ?3, ?4)`, [ns, holder, leaseId, expiresAtMs]);
-          return { ok: true as const, held: held + 1 };
+          await write(expireClaimsStatement(p, ns, spec.scope, rules.nowMs));
+          const [row] = await conn.all(committedSql, committedParams(ns, rules.day, spec.scope, spec.userId, '', rules.nowMs));
+          const verdict = claimVerdict(committedFrom(row), spec, rules);
+          if (verdict.ok) await write(insertClaimStatement(p, ns, spec, verdict.reserved, rules.expiresAtMs));
+          return verdict;
         }),
       ),
-    release: (holder, leaseId) =>
-      run('release', () => conn.exclusive(() => conn.run(`DELETE FROM ${LEASE_TABLE} WHERE ns = ?1 AND holder = ?2 AND lease_id = ?3`, [ns, holder, leaseId]))),
-    held: (holder, nowMs) =>
+    unclaim: (_scope, id) => run('release', () => conn.exclusive(() => write(deleteClaimStatement(p, ns, id)))),
+    renew: async (claims, expiresAtMs) => {
+      if (claims.length === 0) return;
+      await run('heartbeat', () => conn.exclusive(() => write(renewClaimsStatement(p, ns, claims.map((c) => c.id), expiresAtMs))));
+    },
+    releaseSlot: (slot, owner) =>
+      run('release', () =>
+        conn.exclusive(async () => {
+          const statement = releaseSlotStatement(p, ns, slot, owner);
+          const rows = await conn.all(`${statement.sql} RETURNING claim_id`, statement.params);
+          return rows.length;
+        }),
+      ),
+    committed: (day, scope, userId, claimId, nowMs) =>
       run('read', async () => {
-        const [row] = await read(`SELECT count(*) AS n FROM ${LEASE_TABLE} WHERE ns = ?1 AND holder = ?2 AND expires_at > ?3`, [ns, holder, nowMs]);
-        return Number(row?.n ?? 0);
+        const [row] = await read(committedSql, committedParams(ns, day, scope, userId, claimId, nowMs));
+        return committedFrom(row);
       }),
-    add: (key, delta) =>
+    add: (key, delta, claimId) =>
       run('count', () =>
         immediate(conn, async () => {
           const { sql, params } = addStatement(p, ns, key, delta);
-          return splitTotals(await conn.all(sql, params));
+          const totals = splitTotals(await conn.all(sql, params));
+          if (claimId !== undefined) await write(claimUsedStatement(p, ns, claimId, delta.totalTokens));
+          return totals;
         }),
       ),
     totals: (day, scope, userId) =>

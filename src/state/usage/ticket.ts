@@ -1,11 +1,12 @@
 /**
- * An admitted run's ticket: it counts each model call for the member, the channel and the server,
- * reports the tokens left under the daily caps, and gives the concurrency slot back.
+ * An admitted run's ticket: before each model call it reads what is left of the member's and the
+ * server's daily budgets (one shared read: other runs and processes spend the same budgets), after
+ * each call it counts the tokens for the member, the channel and the server (settling the tokens set
+ * aside for the run), and at the end it gives the claim back.
  */
 import type { Usage } from '../../agent/types.js';
-import { utcDay, type CounterStore } from './counter-store.js';
+import { nextUtcMidnight, utcDay, type Committed, type CounterStore } from './counter-store.js';
 import { costNanoUsd, type PriceTable } from './model-prices.js';
-import type { LeaseResult } from './counter-store.js';
 import type { EffectiveLimits, RecordResult, Refusal, UsageSubject, UsageTicket, UsageTotals } from './types.js';
 
 /** What every ticket of one limiter shares. */
@@ -15,19 +16,20 @@ export interface TicketDeps {
   prices: PriceTable;
   /** Called with the day of each record, so old days get cleaned up now and then. */
   prune(day: string): void;
+  /** Told when a ticket lets go of its claim, so the heartbeat stops renewing it. */
+  forget(id: string): void;
 }
 
-/** One admitted run. `holder` is set when the run needs a concurrency lease; `held` when it has it. */
+/** One admitted run. `claimed` is false when no claim was stored (no limit needed one). */
 export interface TicketSpec {
   id: string;
   subject: UsageSubject;
   limits: EffectiveLimits;
   scope: string;
-  holder?: string;
-  held?: boolean;
-  /** Take the lease (for a ticket admitted with its slot taken later). */
-  acquire?: () => Promise<LeaseResult>;
-  where?: Refusal['where'];
+  claimed: boolean;
+  reserved: number;
+  /** For a ticket admitted with its slot taken later: take the run's claim (slot and reservation) now. */
+  hold?: () => Promise<{ ok: true; id: string; reserved: number } | ({ ok: false } & Refusal)>;
 }
 
 /** Tokens left under the caps that apply; Infinity when none does. */
@@ -38,16 +40,49 @@ export function tokensLeft(limits: EffectiveLimits, member: UsageTotals, guild: 
   return Math.max(0, left);
 }
 
+/**
+ * What one run may still spend under each cap: the cap less what is used and what other runs hold
+ * (its own reservation is its to spend). 0 or less: its next call must not go out.
+ */
+export function roomFor(limits: EffectiveLimits, c: Committed): { guild: number; member: number } {
+  const guild = limits.guildDailyTokens > 0 ? limits.guildDailyTokens - c.guildUsed - (c.guildReserved - c.ownReserved) : Infinity;
+  const member = !limits.exempt && limits.userDailyTokens > 0 ? limits.userDailyTokens - c.memberUsed - (c.memberReserved - c.ownReserved) : Infinity;
+  return { guild, member };
+}
+
+/** Whether any daily token cap applies to these limits. */
+function capped(limits: EffectiveLimits): boolean {
+  return limits.guildDailyTokens > 0 || (!limits.exempt && limits.userDailyTokens > 0);
+}
+
 /** Build the ticket for an admitted run. */
 export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
   let runCounted = false;
   let released = false;
-  let held = spec.held ?? false;
+  // The claim in force: a waiting message's (caps only) until `hold` swaps in the run's own.
+  let claim = { id: spec.id, reserved: spec.reserved, held: spec.hold === undefined };
   const { subject, limits } = spec;
+  const where = subject.guildId === null ? 'dm' : 'server';
+  const committed = () => deps.counters.committed(utcDay(deps.now()), spec.scope, subject.userId, claim.id, deps.now().getTime());
   return {
-    id: spec.id,
+    get id() {
+      return claim.id;
+    },
     subject,
     limits,
+    get reserved() {
+      return claim.reserved;
+    },
+    async hold() {
+      if (claim.held || released || !spec.hold) return { ok: true };
+      const taken = await spec.hold();
+      if (!taken.ok) return taken;
+      const waiting = claim.id;
+      claim = { id: taken.id, reserved: taken.reserved, held: true };
+      deps.forget(waiting);
+      await deps.counters.unclaim(spec.scope, waiting).catch(() => undefined);
+      return { ok: true };
+    },
     async record(usage: Usage, model: string): Promise<RecordResult> {
       const cost = costNanoUsd(usage, model, deps.prices);
       const day = utcDay(deps.now());
@@ -64,28 +99,32 @@ export function createTicket(deps: TicketDeps, spec: TicketSpec): UsageTicket {
           costNanoUsd: cost,
           runs: countsRun ? 1 : 0,
         },
+        spec.claimed && !released ? claim.id : undefined,
       );
       deps.prune(day);
       return { ...totals, remainingTokens: tokensLeft(limits, totals.member, totals.guild), costNanoUsd: cost };
     },
+    async check(): Promise<Refusal | undefined> {
+      if (!capped(limits)) return undefined;
+      const c = await committed();
+      const room = roomFor(limits, c);
+      const resetsAt = nextUtcMidnight(deps.now());
+      // `<= 0`: a cap spent exactly has nothing left for another call.
+      if (room.guild <= 0) return { limit: 'guildDailyTokens', current: c.guildUsed, max: limits.guildDailyTokens, resetsAt, where, reserved: c.guildReserved - c.ownReserved };
+      if (room.member <= 0) return { limit: 'userDailyTokens', current: c.memberUsed, max: limits.userDailyTokens, resetsAt, where, reserved: c.memberReserved - c.ownReserved };
+      return undefined;
+    },
     async remainingTokens() {
-      if (limits.guildDailyTokens <= 0 && (limits.exempt || limits.userDailyTokens <= 0)) return Infinity;
-      const { member, guild } = await deps.counters.totals(utcDay(deps.now()), spec.scope, subject.userId);
-      return tokensLeft(limits, member, guild);
+      if (!capped(limits)) return Infinity;
+      const room = roomFor(limits, await committed());
+      return Math.max(0, Math.min(room.guild, room.member));
     },
-    async hold() {
-      if (held || released || !spec.holder || !spec.acquire) return { ok: true };
-      const lease = await spec.acquire();
-      if (!lease.ok) return { ok: false, limit: 'concurrentRuns', current: lease.held, max: limits.concurrentRuns, resetsAt: null, where: spec.where ?? 'server' };
-      held = true;
-      return { ok: true };
-    },
-    // A failed release is not retried: the lease expires by itself after `leaseMs`.
+    // A failed release is not retried: the heartbeat stops renewing the claim, which then expires.
     async release() {
-      if (released || !spec.holder) return;
+      if (released) return;
       released = true;
-      if (!held) return;
-      await deps.counters.release(spec.holder, spec.id);
+      deps.forget(claim.id);
+      if (spec.claimed) await deps.counters.unclaim(spec.scope, claim.id);
     },
   };
 }

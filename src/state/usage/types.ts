@@ -43,6 +43,8 @@ export interface Refusal {
   resetsAt: Date | null;
   /** Whether the subject was in a server or a DM, for the wording. */
   where: 'server' | 'dm';
+  /** For a token cap: tokens that questions running now have set aside (not yet used). */
+  reserved?: number;
 }
 
 /** What `admit` answers. */
@@ -70,23 +72,30 @@ export interface RecordResult {
 
 /** An admitted run's handle on its limits. Every method may throw StorageError. */
 export interface UsageTicket {
-  /** A unique id (the concurrency lease), for logs. */
+  /** A unique id (the run's claim: its concurrency lease and reserved tokens), for logs. */
   readonly id: string;
   readonly subject: UsageSubject;
   readonly limits: EffectiveLimits;
+  /** Tokens set aside for the run at admission; what it uses settles them. */
+  readonly reserved: number;
   /**
-   * Count one model call's tokens (as the API reported them) and estimated cost for the member, the
-   * channel and the server, on today's UTC date. The first call of a run also counts the run.
+   * Count one model call's tokens and estimated cost for the member, the channel and the server, on
+   * today's UTC date, as soon as the call returns. The first call of a run also counts the run.
    */
   record(usage: Usage, model: string): Promise<RecordResult>;
-  /** The smaller of the member's and the server's daily budget left; Infinity when neither applies. */
+  /**
+   * Before a model call (one shared read): undefined when both daily budgets have room, counting what
+   * other runs hold; otherwise which cap is spent and when it resets.
+   */
+  check(): Promise<Refusal | undefined>;
+  /** The smaller of the member's and the server's daily budget this run may still spend; Infinity when neither applies. */
   remainingTokens(): Promise<number>;
   /**
-   * Take the run's concurrency slot now, for a ticket admitted with `slot: 'later'` (a no-op when it holds
-   * one already, or needs none). Refused when the member has their limit of runs in flight.
+   * Take the run's slot and reservation now, for a ticket admitted with `slot: 'later'` (a no-op when it
+   * has them, or needs none). Refused when the member has their limit of runs in flight, or a cap is spent.
    */
   hold(): Promise<{ ok: true } | ({ ok: false } & Refusal)>;
-  /** Free the run's concurrency slot. Idempotent; a crashed process's slot frees itself after the lease. */
+  /** Give the claim back (the slot and what is left of the reservation). Idempotent; a vanished process's claims expire. */
   release(): Promise<void>;
 }
 

@@ -1,18 +1,22 @@
 /**
- * The usage limiter: admission before any model call, accounting after each, and the figures `/usage`
- * shows. Admission checks, in order: the server's and the member's tokens today (reads), a concurrency
- * lease (atomic: never more than the limit held), and the hourly run window (atomic: never more than
- * the limit admitted). Only the last two reserve anything; if the window refuses, the lease is given
- * back. So a race can at worst refuse a request that would have fit an instant later; it can never
- * admit one too many. Tokens cannot be reserved (a run's size is unknown), so a run may cross a daily
- * cap; the ticket tells the engine how much is left after every call so it can stop.
+ * The usage limiter: admission before any model call, a check before and a record after each call,
+ * and the figures `/usage` shows. Admission takes a claim (atomic: the server's and the member's tokens
+ * today less what running questions have set aside, then the member's runs at once; it sets aside an
+ * estimate of one call, `reserveTokens`, so questions asked at the same moment cannot all count on the
+ * same remainder), then counts the run in the hourly window (atomic); if the window refuses, the claim
+ * is given back. So a race can at worst refuse a request that would have fit an instant later; it can
+ * never admit one too many. Before each model call the ticket reads the shared budgets again and after
+ * it records the tokens, so a cap is crossed by at most one call per run in flight.
+ *
+ * Claims carry the process that took them. A live process renews its claims every `heartbeatMs`; the
+ * claims of a process that vanished expire `leaseMs` after its last heartbeat, and a process restarted
+ * in the same place (`owner.slot`: host and journal) drops its predecessor's claims when it opens.
  */
 import { randomUUID } from 'node:crypto';
 import type { Backend } from '../backends/backend.js';
 import { guarded } from '../backends/backend.js';
-import { nextUtcMidnight, utcDay, utcDayBefore, type CounterStore } from './counter-store.js';
-import { memoryCounters } from './memory-counters.js';
-import { openRunWindow, type RunWindow, type WindowStore } from './run-window.js';
+import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
+import { openStores } from './open-stores.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
@@ -24,8 +28,17 @@ export interface UsageLimiterOptions {
   namespace: string;
   now: () => Date;
   prices: PriceTable;
-  /** How long a concurrency slot survives a process that never releases it: at least the run timeout. */
+  /**
+   * How long a claim lasts without renewal: with `heartbeatMs`, how long a vanished process's claims
+   * keep their slots (a few heartbeats); without, at least the longest run.
+   */
   leaseMs: number;
+  /** Renew this process's claims this often (none: claims last `leaseMs` from admission). */
+  heartbeatMs?: number;
+  /** Tokens set aside for each admitted run until it records real usage (default 0: none). */
+  reserveTokens?: number;
+  /** This process: an id made at its start, and where it runs (host and journal name) so its successor there can drop its claims. */
+  owner?: { id: string; slot?: string };
   /** Days of counters kept (default 40). */
   retentionDays?: number;
   /** The run window's length; an hour except in tests. */
@@ -36,19 +49,21 @@ export interface UsageLimiterOptions {
 export interface UsageLimiter {
   /**
    * Decide, before any model call, whether `subject` may start a run under `limits`. With `slot: 'later'`
-   * the concurrency slot is not taken now but by `ticket.hold()` when the run starts: a message that waits
-   * in a busy thread's queue is not running, so it must not count against the member's runs in flight.
+   * the run's slot and token reservation are not taken now but by `ticket.hold()` when it starts: a
+   * message that waits in a busy thread is not running, so it must hold neither.
    */
   admit(subject: UsageSubject, limits: EffectiveLimits, options?: AdmitOptions): Promise<Admission>;
   /** A member's usage today, what is left, and their runs this hour and in flight. */
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
-  /** Close the limiter's own connections (the backend's stay open). */
+  /** Claims of a dead process in this limiter's slot that were dropped when it opened. */
+  readonly releasedAtStart: number;
+  /** Stop the heartbeat and close the limiter's own connections (the backend's stay open). */
   close(): Promise<void>;
 }
 
-/** How `admit` treats the concurrency slot: taken at once (default), or by `ticket.hold()` when the run starts. */
+/** How `admit` treats the run's slot and reservation: taken at once (default), or by `ticket.hold()` when the run starts. */
 export interface AdmitOptions {
   slot?: 'now' | 'later';
 }
@@ -59,7 +74,27 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
   const { counters, window, close } = await openStores(options);
   const retention = options.retentionDays ?? 40;
   let prunedFor = '';
+  const owner = { id: options.owner?.id ?? randomUUID(), slot: options.owner?.slot ?? '' };
+  // The claims this process holds now, renewed by the heartbeat (a ticket that lets go drops out).
+  const live = new Map<string, string>();
+  let releasedAtStart = 0;
+  let closed = false;
+  try {
+    if (owner.slot) releasedAtStart = await counters.releaseSlot(owner.slot, owner.id);
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+  const heartbeat = options.heartbeatMs
+    ? setInterval(() => {
+        const claims = [...live].map(([id, scope]) => ({ id, scope }));
+        // A failed renewal is retried on the next beat; claims outlive a few missed ones (leaseMs).
+        void counters.renew(claims, now().getTime() + options.leaseMs).catch(() => undefined);
+      }, options.heartbeatMs)
+    : undefined;
+  heartbeat?.unref();
   const deps: TicketDeps = {
+    forget: (id) => live.delete(id),
     counters,
     now,
     prices: options.prices,
@@ -76,57 +111,69 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
       const scope = scopeOf(subject.guildId);
       const where = subject.guildId === null ? 'dm' : 'server';
       const refuse = (r: Omit<Refusal, 'where'>): Admission => ({ ok: false, ...r, where });
-      const dayEnd = nextUtcMidnight(at);
-
-      const { member, guild } = await counters.totals(utcDay(at), scope, subject.userId);
-      if (limits.guildDailyTokens > 0 && guild.totalTokens >= limits.guildDailyTokens) {
-        return refuse({ limit: 'guildDailyTokens', current: guild.totalTokens, max: limits.guildDailyTokens, resetsAt: dayEnd });
-      }
-      if (!limits.exempt && limits.userDailyTokens > 0 && member.totalTokens >= limits.userDailyTokens) {
-        return refuse({ limit: 'userDailyTokens', current: member.totalTokens, max: limits.userDailyTokens, resetsAt: dayEnd });
-      }
 
       const holder = `${scope}:${subject.userId}`;
-      const leaseId = randomUUID();
-      const slotted = !limits.exempt && limits.concurrentRuns > 0;
-      const acquire = () => {
-        const from = now().getTime();
-        return counters.acquire(holder, leaseId, limits.concurrentRuns, from, from + options.leaseMs);
+      const leased = !limits.exempt && limits.concurrentRuns > 0;
+      const memberCap = limits.exempt ? 0 : limits.userDailyTokens;
+      // No limit needs a claim: nothing to hold, nothing to write.
+      const claimed = leased || memberCap > 0 || limits.guildDailyTokens > 0;
+      const later = admitOptions.slot === 'later';
+      /** Take a claim: the caps checked atomically, and (when the run starts now) its slot and reservation. */
+      const take = async (running: boolean): Promise<{ ok: true; id: string; reserved: number } | ({ ok: false } & Refusal)> => {
+        const id = randomUUID();
+        const from = now();
+        const claim = await counters.claim(
+          { id, scope, userId: subject.userId, leased: leased && running, estimate: running ? (options.reserveTokens ?? 0) : 0, owner: owner.id, slot: owner.slot },
+          { day: utcDay(from), nowMs: from.getTime(), expiresAtMs: from.getTime() + options.leaseMs, maxConcurrent: leased && running ? limits.concurrentRuns : 0, memberCap, guildCap: limits.guildDailyTokens },
+        );
+        if (!claim.ok && claim.limit === 'concurrentRuns') return { ok: false, where, limit: 'concurrentRuns', current: claim.held, max: limits.concurrentRuns, resetsAt: null };
+        if (!claim.ok) {
+          const max = claim.limit === 'guildDailyTokens' ? limits.guildDailyTokens : limits.userDailyTokens;
+          return { ok: false, where, limit: claim.limit, current: claim.used, max, resetsAt: nextUtcMidnight(from), ...(claim.reserved > 0 ? { reserved: claim.reserved } : {}) };
+        }
+        live.set(id, scope);
+        return { ok: true, id, reserved: claim.reserved };
       };
-      let leased = false;
-      if (slotted && admitOptions.slot !== 'later') {
-        const lease = await acquire();
-        if (!lease.ok) return refuse({ limit: 'concurrentRuns', current: lease.held, max: limits.concurrentRuns, resetsAt: null });
-        leased = true;
+      let claimId: string = randomUUID();
+      let reserved = 0;
+      if (claimed) {
+        const claim = await take(!later);
+        if (!claim.ok) return claim;
+        claimId = claim.id;
+        reserved = claim.reserved;
       }
+      const giveBack = async () => {
+        live.delete(claimId);
+        if (claimed) await counters.unclaim(scope, claimId);
+      };
       if (!limits.exempt && limits.runsPerHour > 0) {
         let hour;
         try {
           hour = await guarded(backend.kind, backend.where, 'usage run window', () => window.hit(holder));
         } catch (error) {
-          if (leased) await counters.release(holder, leaseId).catch(() => undefined);
+          // Closed, not open: a window that cannot be read refuses the run (the caller says storage failed).
+          await giveBack().catch(() => undefined);
           throw error;
         }
         if (hour.count > limits.runsPerHour) {
-          if (leased) await counters.release(holder, leaseId);
+          await giveBack();
           // Refused attempts count in the window too; what the member has had is at most the limit.
           return refuse({ limit: 'runsPerHour', current: Math.min(hour.count - 1, limits.runsPerHour), max: limits.runsPerHour, resetsAt: hour.resetsAt });
         }
       }
-      return {
-        ok: true,
-        ticket: createTicket(deps, { id: leaseId, subject, limits, scope, holder: slotted ? holder : undefined, held: leased, acquire, where }),
-      };
+      // A waiting message's claim checked the caps only; the run takes its real one when it starts.
+      const hold = later && claimed ? () => take(true) : undefined;
+      return { ok: true, ticket: createTicket(deps, { id: claimId, subject, limits, scope, claimed, reserved, hold }) };
     },
 
     async memberUsage(subject, limits) {
       const at = now();
       const scope = scopeOf(subject.guildId);
       const holder = `${scope}:${subject.userId}`;
-      const [{ member, guild }, hour, inFlight] = await Promise.all([
+      const [{ member, guild }, hour, { memberRuns: inFlight }] = await Promise.all([
         counters.totals(utcDay(at), scope, subject.userId),
         guarded(backend.kind, backend.where, 'usage run window', () => window.peek(holder)),
-        counters.held(holder, at.getTime()),
+        counters.committed(utcDay(at), scope, subject.userId, '', at.getTime()),
       ]);
       const left = (max: number, used: number) => (max > 0 ? Math.max(0, max - used) : Infinity);
       return {
@@ -162,52 +209,17 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
       };
     },
 
-    close,
+    releasedAtStart,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (heartbeat) clearInterval(heartbeat);
+      await close();
+    },
   };
 }
 
 /** All DMs share one scope, so the server cap also bounds what DMs together can spend. */
 function scopeOf(guildId: string | null): string {
   return guildId === null ? 'dm' : `g${guildId}`;
-}
-
-/** The counter store and run window for the backend's kind. */
-async function openStores(options: UsageLimiterOptions): Promise<{ counters: CounterStore; window: RunWindow; close(): Promise<void> }> {
-  const { backend, namespace } = options;
-  const native = backend.native;
-  const windowOf = (store: WindowStore) => openRunWindow(store, namespace, options.windowSeconds);
-  switch (native.kind) {
-    case 'memory':
-      return { counters: memoryCounters(), window: await windowOf({ kind: 'memory' }), close: async () => {} };
-    case 'redis': {
-      const { redisCounters } = await import('./redis-counters.js');
-      return {
-        counters: redisCounters(native.client, namespace, backend.where, native.commandMs),
-        window: await windowOf({ kind: 'redis', client: native.client }),
-        close: async () => {},
-      };
-    }
-    case 'postgres': {
-      const { postgresCounters } = await import('./postgres-counters.js');
-      return {
-        counters: await postgresCounters(native.pool, namespace, backend.where),
-        window: await guarded('postgres', backend.where, 'usage setup', () => windowOf({ kind: 'postgres', pool: native.pool })),
-        close: async () => {},
-      };
-    }
-    case 'sqlite': {
-      const { openSqliteConnection, sqliteCounters } = await import('./sqlite-counters.js');
-      const conn = await guarded('sqlite', backend.where, 'usage connection', () => openSqliteConnection(native.file, native.busyMs));
-      try {
-        return {
-          counters: await sqliteCounters(conn, namespace, backend.where),
-          window: await guarded('sqlite', backend.where, 'usage setup', () => windowOf({ kind: 'sqlite', conn })),
-          close: () => conn.close(),
-        };
-      } catch (error) {
-        await conn.close().catch(() => undefined);
-        throw error;
-      }
-    }
-  }
 }

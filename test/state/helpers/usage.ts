@@ -4,7 +4,7 @@ import type { RedisClientType } from '@keyv/redis';
 import { DEFAULT_TIMEOUTS, type Backend } from '../../../src/state/backends/backend.js';
 import { openBackend } from '../../../src/state/backends/open-backend.js';
 import { createUsageLimiter, priceTable, type EffectiveLimits, type UsageLimiter } from '../../../src/state/usage/index.js';
-import { LEASE_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../../../src/state/usage/sql-counters.js';
+import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../../../src/state/usage/sql-counters.js';
 import { purgeNamespace } from './targets.js';
 
 export interface LimiterOptions {
@@ -12,6 +12,9 @@ export interface LimiterOptions {
   now?: () => Date;
   leaseMs?: number;
   windowSeconds?: number;
+  reserveTokens?: number;
+  heartbeatMs?: number;
+  owner?: { id: string; slot?: string };
 }
 
 /** The limits a test admits with: the issue's defaults unless overridden. */
@@ -35,6 +38,9 @@ export function limiterOver(backend: Backend, options: LimiterOptions): Promise<
     prices: priceTable(),
     leaseMs: options.leaseMs ?? 60_000,
     windowSeconds: options.windowSeconds,
+    reserveTokens: options.reserveTokens,
+    heartbeatMs: options.heartbeatMs,
+    owner: options.owner,
   });
 }
 
@@ -47,7 +53,7 @@ export async function purgeUsage(backend: Backend, namespace: string): Promise<v
   } else if (backend.native.kind === 'postgres') {
     const pool = backend.native.pool;
     await pool.query(`DELETE FROM ${USAGE_TABLE} WHERE ns = $1`, [namespace]);
-    await pool.query(`DELETE FROM ${LEASE_TABLE} WHERE ns = $1`, [namespace]);
+    await pool.query(`DELETE FROM ${CLAIM_TABLE} WHERE ns = $1`, [namespace]);
     await pool.query(`DELETE FROM ${WINDOW_TABLE} WHERE key LIKE $1`, [`${namespace}:%`]);
   }
 }
