@@ -8,6 +8,7 @@ import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
+import { benchTeam } from './team.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { printSection, type BenchSection } from './stats.js';
 
@@ -23,6 +24,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['knowledge', () => benchKnowledge()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
   ['discord', () => benchDiscord()],
+  ['team', () => benchTeam()],
   ['deploy', () => benchDeploy()],
 ];
 
