@@ -13,6 +13,7 @@ import { guarded } from '../backends/backend.js';
 import { nextUtcMidnight, utcDay, utcDayBefore, type CounterStore } from './counter-store.js';
 import { memoryCounters } from './memory-counters.js';
 import { openRunWindow, type RunWindow, type WindowStore } from './run-window.js';
+import { takeDailyUse, type DailyTake } from './daily-allowance.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
@@ -40,6 +41,11 @@ export interface UsageLimiter {
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
+  /**
+   * Take one of today's `max` uses of `name` (a paid tool such as `web_search`) in a server (`null`:
+   * all DMs together); exact across processes. `max` 0: no cap.
+   */
+  takeDaily(name: string, guildId: string | null, max: number): Promise<DailyTake>;
   /** Close the limiter's own connections (the backend's stay open). */
   close(): Promise<void>;
 }
@@ -144,6 +150,9 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
         dayResetsAt: nextUtcMidnight(at),
       };
     },
+
+    // The stores' own calls are guarded already (a StorageError names the backend).
+    takeDaily: (name, guildId, max) => takeDailyUse(counters, now(), name, guildId, max),
 
     close,
   };

@@ -1,0 +1,27 @@
+/**
+ * Daily allowances: "at most N of this a day in this server" for things that cost money outside the
+ * model (a paid web search). Each use is a lease in the counter store that expires at the next UTC
+ * midnight, so the store's atomic acquire makes the count exact across processes and shards, and the
+ * day's uses vanish by themselves when the day ends. A use whose work failed can be given back.
+ */
+import { randomUUID } from 'node:crypto';
+import { nextUtcMidnight, utcDay, type CounterStore } from './counter-store.js';
+
+/** What taking one use answers. */
+export type DailyTake =
+  | { ok: true; used: number; max: number; resetsAt: Date; /** Give the use back (the work it paid for failed). */ giveBack(): Promise<void> }
+  | { ok: false; used: number; max: number; resetsAt: Date };
+
+/**
+ * Take one of today's `max` uses of `name` for `guildId` (null: all direct messages together).
+ * `max` 0 means no cap: the use is granted and nothing is stored.
+ */
+export async function takeDailyUse(counters: CounterStore, now: Date, name: string, guildId: string | null, max: number): Promise<DailyTake> {
+  const resetsAt = nextUtcMidnight(now);
+  if (max <= 0) return { ok: true, used: 0, max: 0, resetsAt, giveBack: async () => {} };
+  const holder = `daily:${name}:${guildId === null ? 'dm' : `g${guildId}`}:${utcDay(now)}`;
+  const leaseId = randomUUID();
+  const taken = await counters.acquire(holder, leaseId, max, now.getTime(), resetsAt.getTime());
+  if (!taken.ok) return { ok: false, used: taken.held, max, resetsAt };
+  return { ok: true, used: taken.held, max, resetsAt, giveBack: () => counters.release(holder, leaseId) };
+}
