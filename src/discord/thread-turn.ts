@@ -21,6 +21,7 @@ import { describeDiscordError } from './discord-errors.js';
 import type { TurnDeps, TurnRequest } from './turns.js';
 import { closedThreadNote } from './thread-closure.js';
 import { isThreadClosed, type ActiveRun, type StopCause } from './run-registry.js';
+import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from './tool-files.js';
 
 export const STOP_PREFIX = 'stop:';
 
@@ -211,7 +212,9 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   if (result.answer !== undefined) {
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
-    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + budgetNote + saveNote, target.canAttachFiles(), continueFor);
+    const charts = filesOut(result.attachments ?? []);
+    const chartNote = filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1);
+    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + chartNote + budgetNote + saveNote, target.canAttachFiles(), continueFor, charts);
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
     const failure = describeDiscordError(answer.failure, 'post the answer', target.missingPermissions?.());
     await target.send({ content: failure }).catch(() => undefined);
