@@ -5,7 +5,7 @@
  * day's uses vanish by themselves when the day ends. A use whose work failed can be given back.
  */
 import { randomUUID } from 'node:crypto';
-import { nextUtcMidnight, utcDay, type CounterStore } from './counter-store.js';
+import { nextUtcMidnight, type CounterStore } from './counter-store.js';
 
 /** What taking one use answers. */
 export type DailyTake =
@@ -19,7 +19,9 @@ export type DailyTake =
 export async function takeDailyUse(counters: CounterStore, now: Date, name: string, guildId: string | null, max: number): Promise<DailyTake> {
   const resetsAt = nextUtcMidnight(now);
   if (max <= 0) return { ok: true, used: 0, max: 0, resetsAt, giveBack: async () => {} };
-  const holder = `daily:${name}:${guildId === null ? 'dm' : `g${guildId}`}:${utcDay(now)}`;
+  // No day in the key: today's leases all expire at midnight, and the next day's first take clears them
+  // (a key per day would leave each day's rows behind in the SQL stores).
+  const holder = `daily:${name}:${guildId === null ? 'dm' : `g${guildId}`}`;
   const leaseId = randomUUID();
   const taken = await counters.acquire(holder, leaseId, max, now.getTime(), resetsAt.getTime());
   if (!taken.ok) return { ok: false, used: taken.held, max, resetsAt };
