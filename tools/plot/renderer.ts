@@ -87,7 +87,8 @@ export class PlotRenderer {
     this.restarts += 1;
     if (outcome.kind === 'timeout') throw new ToolError(`The chart took longer than ${this.timeoutMs / 1000} s to draw and was stopped. Use fewer data points or simpler transforms.`);
     if (outcome.kind === 'aborted') throw new ToolError('The chart was cancelled.');
-    if ((outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    // V8 aborts a process whose heap overflows; its report may be too long for the "heap out of memory" line to be kept.
+    if ((outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY' || /SIGABRT/.test(outcome.error?.message ?? '')) {
       throw new ToolError(`The chart needed more than the renderer's ${this.maxMemoryMb} MB of memory and was stopped. Use fewer data points or simpler transforms.`);
     }
     throw new ToolError('The chart renderer stopped unexpectedly; try again.', { cause: outcome.error });
