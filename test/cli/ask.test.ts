@@ -37,7 +37,7 @@ describe('npm run ask', () => {
     expect(events[6].output).toMatch(/UTC/);
     expect(events[8]).toMatchObject({ text: 'It is 42.' });
     expect(events[9]).toMatchObject({ reason: 'answer', steps: 2 });
-    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
   }, 30_000);
 
   it('prints steps readably by default', async () => {
@@ -100,7 +100,7 @@ describe('npm run ask', () => {
     expect(found.stderr).toBe('');
     expect(found.code).toBe(0);
     const events = found.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge']);
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'plot']);
     const observation = events.find((e) => e.type === 'observation');
     expect(observation.output).toMatch(/^1 passage from this server's documents, best first:\n\n\[1\] FAQ › Raids\nNo link \(a document added from a file\)\.\nRaid night is every Friday/);
 
@@ -108,7 +108,7 @@ describe('npm run ask', () => {
     server.script({ content: 'I do not know.' });
     const empty = await ask(['--json', 'When is raid night?'], kbEnv);
     expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.stdout.split('\n')[0]!).tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(JSON.parse(empty.stdout.split('\n')[0]!).tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
 
     const bad = await ask(['--collection', 'no spaces!', 'hi'], kbEnv);
     expect(bad.code).toBe(2);

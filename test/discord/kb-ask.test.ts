@@ -51,7 +51,7 @@ describe('the knowledge base in runs', () => {
   it('search_knowledge is offered only once the server has documents, and the answer lists the message link as a source', async () => {
     w = await startModeration();
     const { fake, model, guildId } = w;
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
 
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     const link = `https://discord.com/channels/${guildId}/${fake.defaults.channelId}/${message.id}`;
@@ -66,7 +66,7 @@ describe('the knowledge base in runs', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'When is raid night?' } });
     const answer = await fake.waitForMessage(isFinalAnswer, 10_000, { since });
 
-    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge']);
+    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'plot']);
     const observation = model.requests[first + 1]!.body.messages.find((m) => m.role === 'tool')!;
     expect(observation.content).toContain('1 passage from this server\'s documents, best first:');
     expect(observation.content).toContain(`Link: ${link}`);
@@ -122,7 +122,7 @@ describe('the knowledge base in runs', () => {
     expect((await addFile(w, 'faq.md', FAQ)).content).toMatch(off);
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     expect((await addMessage(w, message.id)).content).toMatch(off);
-    expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time']);
+    expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
   });
 });
