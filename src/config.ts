@@ -309,7 +309,7 @@ function readWebSearch(read: EnvReader, problems: string[]): WebSearchConfig | u
   const chosen = read.string('WEB_SEARCH_PROVIDER')?.toLowerCase();
   const set = (Object.keys(given) as Array<keyof typeof given>).filter((p) => given[p] !== undefined);
   if (chosen === undefined) {
-    if (set.length > 1) problems.push(`${set.map((p) => names[p]).join(' and ')} are all set: choose one web search provider with WEB_SEARCH_PROVIDER=${set.join('|')}.`);
+    if (set.length > 1) problems.push(`${set.map((p) => names[p]).join(' and ')} are set: choose one web search provider with WEB_SEARCH_PROVIDER=${set.join('|')}.`);
     if (set.length !== 1) return undefined;
   } else if (!(chosen in given)) {
     problems.push(`WEB_SEARCH_PROVIDER must be searxng, brave or tavily (got "${chosen}").`);

@@ -80,7 +80,8 @@ describe('the knowledge base in runs', () => {
     w = await startModeration();
     const { fake, modId } = w;
     const before = await command(fake, 'tools', sub('list'), { userId: modId });
-    expect(before.content).toContain('✅ `search_knowledge`: built-in default (on: it stays inside the bot or asks one fixed service)\n-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).');
+    expect(before.content).toContain('✅ `search_knowledge`: built-in default (on: it stays inside the bot or asks one fixed service)\n');
+    expect(before.content).toContain('\n-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).');
     await addFile(w, 'faq.md', FAQ);
     expect((await askOnce(w)).offered).toContain('search_knowledge');
     expect((await command(fake, 'tools', sub('list'), { userId: modId })).content).not.toContain('has none yet');

@@ -52,7 +52,7 @@ describe('tool policy during runs', () => {
     expect(first!.body.tools).toBeUndefined();
     expect(first!.body.messages[0]!.content).not.toMatch(/^calculate:/m);
     expect(first!.body.messages[0]!.content).toMatch(/^wikipedia:/m);
-    expect(second!.body.messages.at(-1)!.content).toContain('Observation: Error: the tool "calculate" is not available here. Tools you can use: wikipedia, current_time.');
+    expect(second!.body.messages.at(-1)!.content).toContain('Observation: Error: the tool "calculate" is not available here. Tools you can use: wikipedia, current_time, plot.');
     expect(calls).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ describe('/tools end to end', () => {
     const { fake, modId, guildId } = w;
     await command(fake, 'tools', sub('disable', { tool: 'calculate' }), { userId: modId });
     const unknown = await command(fake, 'tools', sub('enable', { tool: 'shell' }), { userId: modId });
-    expect(unknown.content).toBe('There is no tool named `shell`. Valid tools: `calculate`, `wikipedia`, `current_time`, `read_url`, `search_knowledge`. Nothing was changed.');
+    expect(unknown.content).toBe('There is no tool named `shell`. Valid tools: `calculate`, `wikipedia`, `current_time`, `read_url`, `search_knowledge`, `plot`. Nothing was changed.');
     const reset = await command(fake, 'tools', sub('reset', { tool: 'calculate' }), { userId: modId });
     expect(reset.content).toContain('reset `calculate` for the whole server (removed 1 rule: `calculate` disabled for the whole server)');
     const again = await command(fake, 'tools', sub('reset'), { userId: modId });
