@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScript } from '../fakes/run-script.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { tempDir } from '../state/helpers/targets.js';
+import { json, startLocalServer } from '../tools/helpers/local-server.js';
+import { decodePng } from '../tools/helpers/png.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -113,5 +115,29 @@ describe('npm run ask', () => {
     const bad = await ask(['--collection', 'no spaces!', 'hi'], kbEnv);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--collection: "no spaces!" is not a collection name/);
+  }, 60_000);
+
+  it('prints web search results and writes the charts plot draws to files it names', async () => {
+    const searx = await startLocalServer({
+      '/search': json({ query: 'node 24', number_of_results: 0, results: [{ url: 'https://nodejs.org/en/blog/release/v24.0.0', title: 'Node.js 24.0.0', content: 'Released on 6 May 2025.', engine: 'brave', score: 1, category: 'general' }], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
+    });
+    try {
+      const dir = tempDir('ask-charts');
+      fs.writeFileSync(path.join(dir, 'sales.png'), 'an older file, kept');
+      const spec = { title: 'Sales', data: { values: [{ q: 'Q1', n: 3 }, { q: 'Q2', n: 5 }] }, mark: 'bar', encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+      server.script(
+        { toolCalls: [{ name: 'web_search', arguments: { query: 'node 24' } }, { name: 'plot', arguments: { spec } }] },
+        { content: 'Node.js 24 came out on 6 May 2025 [1].' },
+      );
+      const { code, stdout } = await ask(['--protocol', 'native', '--charts', dir, 'When did Node 24 come out? And chart the sales.'], { ...env(), SEARXNG_URL: searx.origin });
+      expect(code).toBe(0);
+      expect(stdout).toContain('[1] Node.js 24.0.0\n   URL: https://nodejs.org/en/blog/release/v24.0.0');
+      expect(stdout).toContain(`Chart:   written to ${path.join(dir, 'sales-2.png')}`);
+      expect(stdout).toContain('source: Node.js 24.0.0 <https://nodejs.org/en/blog/release/v24.0.0>');
+      expect(fs.readFileSync(path.join(dir, 'sales.png'), 'utf8')).toBe('an older file, kept');
+      expect(decodePng(fs.readFileSync(path.join(dir, 'sales-2.png'))).width).toBeGreaterThan(100);
+    } finally {
+      await searx.close();
+    }
   }, 60_000);
 });
