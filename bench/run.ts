@@ -9,6 +9,7 @@ import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
+import { benchPlot } from './plot.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -17,6 +18,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
   ['calculator-pool', () => benchCalculatorPool()],
+  ['plot', () => benchPlot()],
   ['html-text', () => benchHtmlText()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],

@@ -45,6 +45,11 @@ export class PlotRenderer {
     this.maxQueue = options.maxQueue ?? 8;
   }
 
+  /** The worker's process id while one runs (the bench reads its memory). */
+  get pid(): number | undefined {
+    return this.worker?.process.pid;
+  }
+
   /** The limits, for what the tool tells the model. */
   get limits(): { timeoutMs: number; maxMemoryMb: number } {
     return { timeoutMs: this.timeoutMs, maxMemoryMb: this.maxMemoryMb };
