@@ -28,6 +28,6 @@ export function filesCaption(tool: string, files: readonly FileOut[]): string {
 export function filesNote(count: number, canAttachFiles: boolean, room: number): string {
   if (count === 0) return '';
   if (!canAttachFiles) return `\n-# ⚠️ ${count === 1 ? 'A chart was' : `${count} charts were`} drawn but cannot be shown: I lack the Attach Files permission here.`;
-  if (count > room) return `\n-# ${count - room} more chart${count - room === 1 ? '' : 's'} are in the steps above (a message holds ${MAX_FILES_PER_MESSAGE} files).`;
+  if (count > room) return `\n-# ${count - room} more chart${count - room === 1 ? '' : 's'} did not fit on this message (it holds ${MAX_FILES_PER_MESSAGE} files); see the steps above.`;
   return '';
 }
