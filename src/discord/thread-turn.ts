@@ -159,11 +159,15 @@ export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOut
 /** The step log's and the answer's messages, as the turn's target takes them. */
 function messagesIn(target: TurnTarget, run: ActiveRun) {
   // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
-  const outgoing = (m: Shown) => ({
-    content: cleanText(m.content),
-    components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
-    ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
-  });
+  // A chart in the step log where the bot may not attach files: said in words, so the log goes on.
+  const outgoing = (m: Shown) => {
+    const files = m.files && target.canAttachFiles() ? m.files : undefined;
+    return {
+      content: cleanText(m.files && !files ? `${m.content} (not shown: I lack the Attach Files permission here)` : m.content),
+      components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
+      ...(files ? { files: files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
+    };
+  };
   // A thread closed under the run gets nothing more (an edit would even reopen an archived one).
   const open = () => {
     if (isThreadClosed(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);

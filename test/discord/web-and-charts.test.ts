@@ -109,4 +109,25 @@ describe('web search and charts in a thread', () => {
     expect(told).toMatch(/^The chart was drawn and posted in the conversation as visitors-per-day\.png \(\d+×\d+ px, \d+ KB\)/);
     expect(told.length).toBeLessThan(300);
   }, 60_000);
+
+  it('without Attach Files, says the chart cannot be shown, at its step and under the answer, and the steps go on', async () => {
+    w = await startModeration();
+    const { fake, model } = w;
+    fake.setPermissions({ channelId: fake.defaults.channelId, deny: ['AttachFiles'] });
+    const spec = { data: { values: [{ q: 'Q1', n: 3 }, { q: 'Q2', n: 5 }] }, mark: 'bar', encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+    model.script(
+      { toolCalls: [{ name: 'plot', arguments: { spec } }] },
+      { content: 'Checking the sum.', toolCalls: [{ name: 'calculate', arguments: { expression: '3 + 5' } }] },
+      { content: 'Eight in all.' },
+    );
+    const since = fake.mark();
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Chart the quarters' } });
+    const answer = await fake.waitForMessage(isFinalAnswer, 30_000, { since });
+    const inThread = fake.messagesIn(answer.channelId).filter((m) => m.authorId === fake.botId);
+    expect(inThread.every((m) => m.attachments.length === 0)).toBe(true);
+    const log = inThread.filter((m) => m.id !== answer.id).map((m) => m.content).join('\n');
+    expect(log).toContain('-# 📊 plot: chart.png (not shown: I lack the Attach Files permission here)');
+    expect(log).toContain('🔧 `calculate(3 + 5)`');
+    expect(answer.content).toContain('-# ⚠️ A chart was drawn but cannot be shown: I lack the Attach Files permission here.');
+  }, 60_000);
 });

@@ -16,7 +16,7 @@ const parameters = z
     spec: z
       .union([z.string(), z.record(z.string(), z.unknown())])
       .optional()
-      .describe('A Vega-Lite spec (object or JSON text) with inline data, e.g. {"data":{"values":[{"year":2020,"n":3}]},"mark":"line","encoding":{"x":{"field":"year","type":"ordinal"},"y":{"field":"n","type":"quantitative","title":"Count"}}}.'),
+      .describe('A Vega-Lite spec (object or JSON text) with the data inline in data.values.'),
   })
   .loose();
 
@@ -25,9 +25,8 @@ export function createPlotTool(renderer: PlotRenderer, limits: SpecLimits = DEFA
   return defineTool({
     name: 'plot',
     description:
-      'Draw a chart and post it in the conversation as a PNG. Give a Vega-Lite spec with the data inline in ' +
-      `data.values (bar, line, point or area marks; at most ${limits.maxRows.toLocaleString('en-US')} rows; no URLs). ` +
-      'Give axes titles. Use it when numbers are easier to see than to read.',
+      `Draw a chart as a PNG posted in the conversation, from a Vega-Lite spec with the data inline (data.values; bar, line, point or area; at most ${limits.maxRows.toLocaleString('en-US')} rows; no URLs). ` +
+      'Title the axes. Use it when numbers are easier to see than to read.',
     parameters,
     textParameter: 'spec',
     aliases: ['chart', 'draw_chart', 'vega_lite', 'vegalite'],
