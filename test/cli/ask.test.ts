@@ -136,6 +136,13 @@ describe('npm run ask', () => {
       expect(stdout).toContain('source: Node.js 24.0.0 <https://nodejs.org/en/blog/release/v24.0.0>');
       expect(fs.readFileSync(path.join(dir, 'sales.png'), 'utf8')).toBe('an older file, kept');
       expect(decodePng(fs.readFileSync(path.join(dir, 'sales-2.png'))).width).toBeGreaterThan(100);
+
+      // --json names the files written instead of printing their bytes.
+      server.script({ toolCalls: [{ name: 'plot', arguments: { spec } }] }, { content: 'Drawn.' });
+      const asJson = await ask(['--json', '--protocol', 'native', '--charts', dir, 'Chart the sales again.'], env());
+      expect(asJson.code).toBe(0);
+      const observation = asJson.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'observation');
+      expect(observation.attachments).toEqual([{ name: 'sales.png', contentType: 'image/png', bytes: fs.statSync(path.join(dir, 'sales-3.png')).size, path: path.join(dir, 'sales-3.png') }]);
     } finally {
       await searx.close();
     }

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolOutput } from '../../src/agent/tool.js';
+import { decodeArguments } from '../../src/agent/tool-arguments.js';
 import { createPlotTool } from '../../tools/plot/plot.js';
 import { PlotRenderer } from '../../tools/plot/renderer.js';
 import { decodePng, hasColour, inkShare } from './helpers/png.js';
@@ -62,7 +63,10 @@ describe('plot', () => {
   it('takes the spec as JSON text, or as the arguments themselves (the text protocol), and ignores $schema', async () => {
     const asText = (await tool.run({ spec: JSON.stringify(line(50)) }, toolContext())) as ToolOutput;
     expect(asText.attachments![0]!.name).toBe('chart.png');
-    const bare = (await tool.run({ $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...line(50) } as never, toolContext())) as ToolOutput;
+    // `Action: plot: {...}` in the text protocol: the engine reads the JSON object as the arguments.
+    const decoded = decodeArguments(tool, { kind: 'text', text: JSON.stringify({ $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...line(50) }) });
+    if (!('args' in decoded)) throw new Error(decoded.error);
+    const bare = (await tool.run(decoded.args as never, toolContext())) as ToolOutput;
     expect(decodePng(bare.attachments![0]!.data).width).toBeGreaterThan(100);
   }, 60_000);
 
