@@ -23,7 +23,8 @@ export type { SearchAllowance } from './web-search/web-search.js';
 
 /**
  * Names of every tool, in the order they are offered to the model. `search_knowledge` is built only
- * when the toolbox is given a knowledge base (it is off with a Redis KEYV_URL and no KNOWLEDGE_URL).
+ * when the toolbox is given a knowledge base (it is off with a Redis KEYV_URL and no KNOWLEDGE_URL),
+ * `web_search` only when a search provider is configured.
  */
 export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'web_search', 'plot'] as const;
 
