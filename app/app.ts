@@ -84,7 +84,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
   const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
-  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, { knowledge: knowledge?.services.base });
+  // web_search counts each server's searches in the usage store, opened below (searches run only after start-up).
+  const searchAllowance = (guildId: string | null, max: number) => limiter.takeDaily('web_search', guildId, max);
+  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, { knowledge: knowledge?.services.base, searchAllowance });
   metrics = createMetrics({
     tools: core.engine.tools.map((t) => t.name),
     queueWaiting: () => queue.waitingJobs,

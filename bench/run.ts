@@ -10,6 +10,7 @@ import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
 import { benchTeam } from './team.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
+import { benchPlot } from './plot.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -18,6 +19,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
   ['calculator-pool', () => benchCalculatorPool()],
+  ['plot', () => benchPlot()],
   ['html-text', () => benchHtmlText()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],

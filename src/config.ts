@@ -46,6 +46,19 @@ export interface ToolsConfig {
   userAgent: string;
   /** Calculator worker processes, each running one expression at a time. */
   calculatorWorkers: number;
+  /** `web_search`: the provider and its credential; undefined (no web_search tool) when none is set. */
+  webSearch?: WebSearchConfig;
+}
+
+export interface WebSearchConfig {
+  /** WEB_SEARCH_PROVIDER, or the one provider whose setting is given. */
+  provider: 'searxng' | 'brave' | 'tavily';
+  /** SEARXNG_URL (SearXNG only). */
+  url?: string;
+  /** BRAVE_API_KEY or TAVILY_API_KEY. */
+  apiKey?: string;
+  /** WEB_SEARCH_DAILY: searches per server per UTC day; 0 is no cap. Default 100. */
+  dailyLimit: number;
 }
 
 export interface StorageConfig {
@@ -204,6 +217,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
       read.string('HTTP_USER_AGENT') ??
       'threadwise/0.1 (Discord ReAct bot; set HTTP_USER_AGENT to include your contact address)',
     calculatorWorkers: read.int('CALCULATOR_WORKERS', 2, 1, 16),
+    webSearch: readWebSearch(read, problems),
   };
 
   const ttl = read.int('CONVERSATION_TTL_DAYS', 0, 0);
@@ -287,6 +301,28 @@ function readVision(raw: string | undefined): boolean | string[] {
 }
 
 /** 0 means "not set" for limits that have no default. */
+/** WEB_SEARCH_PROVIDER and the chosen provider's setting; undefined when web search is not set up. */
+function readWebSearch(read: EnvReader, problems: string[]): WebSearchConfig | undefined {
+  const given = { searxng: read.url('SEARXNG_URL'), brave: read.string('BRAVE_API_KEY'), tavily: read.string('TAVILY_API_KEY') };
+  const names = { searxng: 'SEARXNG_URL', brave: 'BRAVE_API_KEY', tavily: 'TAVILY_API_KEY' } as const;
+  const dailyLimit = read.int('WEB_SEARCH_DAILY', 100, 0, 1_000_000);
+  const chosen = read.string('WEB_SEARCH_PROVIDER')?.toLowerCase();
+  const set = (Object.keys(given) as Array<keyof typeof given>).filter((p) => given[p] !== undefined);
+  if (chosen === undefined) {
+    if (set.length > 1) problems.push(`${set.map((p) => names[p]).join(' and ')} are set: choose one web search provider with WEB_SEARCH_PROVIDER=${set.join('|')}.`);
+    if (set.length !== 1) return undefined;
+  } else if (!(chosen in given)) {
+    problems.push(`WEB_SEARCH_PROVIDER must be searxng, brave or tavily (got "${chosen}").`);
+    return undefined;
+  }
+  const provider = (chosen ?? set[0]) as keyof typeof given;
+  if (given[provider] === undefined) {
+    problems.push(`WEB_SEARCH_PROVIDER is ${provider} but ${names[provider]} is not set.`);
+    return undefined;
+  }
+  return provider === 'searxng' ? { provider, url: given.searxng, dailyLimit } : { provider, apiKey: given[provider], dailyLimit };
+}
+
 function optionalPositive(value: number): number | undefined {
   return value > 0 ? value : undefined;
 }

@@ -12,7 +12,7 @@ import { builtinContextTokens } from './llm/context-window.js';
 import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
-import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
+import { createToolbox, type SearchAllowance, type Toolbox, type ToolboxOptions } from '../tools/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
 export function engineDefaults(config: Pick<Config, 'agent'>): Partial<RunDefaults> {
@@ -52,6 +52,8 @@ export interface Core {
 export interface CoreParts {
   /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
   knowledge?: KnowledgeBase;
+  /** Where `web_search` counts each server's searches today (the usage store); none: no daily cap. */
+  searchAllowance?: SearchAllowance;
 }
 
 export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}, parts: CoreParts = {}): Promise<Core> {
@@ -60,6 +62,7 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     userAgent: config.tools.userAgent,
     calculator: { workers: config.tools.calculatorWorkers },
     knowledge: parts.knowledge,
+    webSearch: config.tools.webSearch && { ...config.tools.webSearch, allowance: parts.searchAllowance },
     ...overrides.toolbox,
   });
   const clients = new Map<string, ChatModel>();

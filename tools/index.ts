@@ -7,19 +7,26 @@ import type { KnowledgeBase } from '../src/knowledge/types.js';
 import { createCalculateTool } from './calculator/calculate.js';
 import { CalculatorPool, type CalculatorOptions } from './calculator/pool.js';
 import { currentTimeTool } from './current-time.js';
+import { createPlotTool } from './plot/plot.js';
+import { PlotRenderer, type PlotRendererOptions } from './plot/renderer.js';
 import { createReadUrlTool } from './read-url.js';
 import type { HostLookup } from './safe-http.js';
 import { createSearchKnowledgeTool } from './search-knowledge.js';
+import type { ProviderSettings } from './web-search/providers.js';
+import { createWebSearchTool, type SearchAllowance } from './web-search/web-search.js';
 import { createWikipediaTool } from './wikipedia.js';
 
 export type { HostLookup } from './safe-http.js';
 export type { CalculatorOptions } from './calculator/pool.js';
+export type { PlotRendererOptions } from './plot/renderer.js';
+export type { SearchAllowance } from './web-search/web-search.js';
 
 /**
  * Names of every tool, in the order they are offered to the model. `search_knowledge` is built only
- * when the toolbox is given a knowledge base (it is off with a Redis KEYV_URL and no KNOWLEDGE_URL).
+ * when the toolbox is given a knowledge base (it is off with a Redis KEYV_URL and no KNOWLEDGE_URL),
+ * `web_search` only when a search provider is configured.
  */
-export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge'] as const;
+export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'web_search', 'plot'] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -38,18 +45,23 @@ export interface ToolboxOptions {
   calculator?: Pick<CalculatorOptions, 'workers' | 'timeoutMs' | 'maxMemoryMb'>;
   /** The server's documents for `search_knowledge`; without it the tool is left out. Its owner closes it. */
   knowledge?: Pick<KnowledgeBase, 'search' | 'hasDocuments'>;
+  /** `web_search`'s provider (config: WEB_SEARCH_PROVIDER and its key or URL); without it the tool is left out. */
+  webSearch?: ProviderSettings & { dailyLimit: number; allowance?: SearchAllowance; timeoutMs?: number };
+  /** The chart renderer's limits (code options: time and memory per chart). */
+  plot?: PlotRendererOptions;
 }
 
 /** The tools, plus the resources behind them. */
 export interface Toolbox {
   tools: ToolDefinition[];
-  /** Stop the calculator's worker processes. The tools must not be used afterwards. */
+  /** Stop the calculator's and the chart renderer's worker processes. The tools must not be used afterwards. */
   close(): Promise<void>;
 }
 
 /** Build every tool. The calculator's workers start on first use and then stay warm. */
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const calculator = new CalculatorPool(options.calculator);
+  const charts = new PlotRenderer(options.plot);
   // Every name must be handled here (the compiler checks); undefined leaves a tool out.
   const byName: Record<ToolName, ToolDefinition | undefined> = {
     calculate: createCalculateTool(calculator),
@@ -61,9 +73,13 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       lookup: options.readUrl?.lookup,
     }),
     search_knowledge: options.knowledge ? createSearchKnowledgeTool(options.knowledge) : undefined,
+    web_search: options.webSearch ? createWebSearchTool({ ...options.webSearch, userAgent: options.userAgent }) : undefined,
+    plot: createPlotTool(charts),
   };
   return {
     tools: TOOL_NAMES.flatMap((name) => byName[name] ?? []),
-    close: () => calculator.close(),
+    close: async () => {
+      await Promise.all([calculator.close(), charts.close()]);
+    },
   };
 }

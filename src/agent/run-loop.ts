@@ -10,7 +10,7 @@ import { PromptCache } from './prompt-cache.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
 import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
-import type { Source } from './tool.js';
+import type { Source, ToolAttachment } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
 import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -37,6 +37,7 @@ export class RunLoop {
   /** Messages this run adds after the input history: what the conversation store appends. */
   private readonly added: ChatMessage[] = [];
   private readonly sources: Source[] = [];
+  private readonly attachments: ToolAttachment[] = [];
   private remindedLastStep = false;
   private readonly deadline: number;
   private readonly prompts: PromptCache;
@@ -71,6 +72,7 @@ export class RunLoop {
       answer: ending.answer,
       cutOff: ending.cutOff,
       sources: dedupe(this.sources),
+      ...this.files(),
       steps: this.steps,
       usage: this.usage,
       durationMs,
@@ -126,7 +128,7 @@ export class RunLoop {
 
   private answer(text: string, assistant: ChatMessage, cutOff?: CutOff): Ending {
     this.added.push(assistant);
-    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false, ...(cutOff ? { cutOff } : {}) });
+    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false, ...(cutOff ? { cutOff } : {}), ...this.files() });
     return { reason: 'answer', answer: text, cutOff };
   }
 
@@ -146,9 +148,10 @@ export class RunLoop {
     for (const [i, c] of calls.entries()) {
       const obs = await pending[i]!;
       this.sources.push(...obs.sources);
+      if (obs.attachments) this.attachments.push(...obs.attachments);
       results.push({ call: c, output: obs.output });
-      const { output, isError, durationMs, truncated } = obs;
-      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated });
+      const { output, isError, durationMs, truncated, attachments } = obs;
+      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}) });
     }
     return results;
   }
@@ -178,7 +181,7 @@ export class RunLoop {
     const cutOff = cutOffOf(reply.finishReason);
     if (answer === undefined) return cutOff === 'content-filter' ? { ...filtered(), reason: limit } : { reason: limit };
     this.added.push({ role: 'assistant', content: answer });
-    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true, ...(cutOff ? { cutOff } : {}) });
+    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true, ...(cutOff ? { cutOff } : {}), ...this.files() });
     return { reason: limit, answer, cutOff };
   }
 
@@ -224,6 +227,11 @@ export class RunLoop {
     addUsage(this.usage, reply.usage);
     await plan.callBudget?.afterCall({ messages, tools: fields.tools, reply });
     return reply;
+  }
+
+  /** The run's files, as a field to spread: absent when there are none, so runs without files look as before. */
+  private files(): { attachments?: ToolAttachment[] } {
+    return this.attachments.length ? { attachments: [...this.attachments] } : {};
   }
 
   private failure(error: unknown): Ending {

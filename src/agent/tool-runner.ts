@@ -6,7 +6,7 @@
  */
 import { describeError } from '../errors.js';
 import { cleanText } from './clean-text.js';
-import type { Source, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
+import type { Source, ToolAttachment, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
 import { decodeArguments, type RawArguments } from './tool-arguments.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -16,6 +16,8 @@ export interface Observation {
   durationMs: number;
   truncated: boolean;
   sources: Source[];
+  /** Files the tool handed back (only when it did). */
+  attachments?: ToolAttachment[];
 }
 
 export interface ToolRunnerOptions {
@@ -83,7 +85,9 @@ export class ToolRunner {
     if ('error' in call) return done(call.error, true);
     try {
       const result = await this.withTimeout(call.tool, call.args, signal, deadline);
-      return typeof result === 'string' ? done(result, false) : done(result.output, false, result.sources);
+      if (typeof result === 'string') return done(result, false);
+      const observation = done(result.output, false, result.sources);
+      return result.attachments?.length ? { ...observation, attachments: result.attachments } : observation;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       return done(`Error: ${describeError(error)}`, true);

@@ -11,10 +11,25 @@ export interface Source {
   url: string;
 }
 
-/** What a tool returns: plain text for the model, plus optional sources. */
+/**
+ * A file a tool hands back (a chart): shown to people (in the thread at its step and with the answer,
+ * written to a file by the terminal runner), never to the model, which reads only `output`.
+ */
+export interface ToolAttachment {
+  /** File name, e.g. `chart.png`. */
+  name: string;
+  /** MIME type, e.g. `image/png`. */
+  contentType: string;
+  data: Uint8Array;
+  /** Alt text. */
+  description?: string;
+}
+
+/** What a tool returns: plain text for the model, plus optional sources and files. */
 export interface ToolOutput {
   output: string;
   sources?: Source[];
+  attachments?: ToolAttachment[];
 }
 
 /** Everything a tool may use from outside; injected so tests are deterministic. */

@@ -2,7 +2,7 @@
  * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
-import type { Source } from './tool.js';
+import type { Source, ToolAttachment } from './tool.js';
 
 export interface ToolCall {
   id: string;
@@ -135,9 +135,12 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
       truncated: boolean;
+      /** Files the tool handed back (a chart), to show at this step; absent when none. */
+      attachments?: ToolAttachment[];
     }
   | { type: 'format-reminder'; step: number; text: string }
-  | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff }
+  /** `attachments`: every file the run's tools handed back, to show with the answer (absent when none). */
+  | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff; attachments?: ToolAttachment[] }
   | { type: 'error'; code: string; message: string }
   | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number };
 
@@ -148,6 +151,8 @@ export interface AgentResult {
   /** Set when the answer is incomplete, and why. */
   cutOff?: CutOff;
   sources: Source[];
+  /** Files the run's tools handed back (charts), in the order they were made; absent when none. */
+  attachments?: ToolAttachment[];
   /** Model calls made for reasoning steps (the forced last call is not counted). */
   steps: number;
   usage: Usage;

@@ -1,8 +1,9 @@
 /**
- * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"`.
+ * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] "question"`.
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
  * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
- * and is offered only when that collection has documents, as in a server.
+ * and is offered only when that collection has documents, as in a server. Charts `plot` draws are
+ * written to files in --charts (default: the current folder), and each is named as it is written.
  */
 import { loadConfigOrReport, type Config } from '../config.js';
 import { readCommandLine } from './command-line.js';
@@ -12,9 +13,11 @@ import type { ProtocolSetting } from '../agent/types.js';
 import { createCore } from '../core.js';
 import { checkCollection, openKnowledgeBase, type KnowledgeBase } from '../knowledge/index.js';
 import { askInTerminal, printJson, TerminalPrinter } from './print.js';
+import { describedAttachments, saveAttachments } from './save-files.js';
 
-const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"
---collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).`;
+const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] "question"
+--collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).
+--charts: the folder charts drawn by plot are written to (default: the current folder).`;
 
 async function main(): Promise<number> {
   const line = readCommandLine(
@@ -24,6 +27,7 @@ async function main(): Promise<number> {
         protocol: { type: 'string' },
         'max-steps': { type: 'string' },
         collection: { type: 'string', default: 'default' },
+        charts: { type: 'string', default: '.' },
         json: { type: 'boolean', default: false },
         step: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -73,8 +77,9 @@ async function main(): Promise<number> {
     });
     const printer = new TerminalPrinter();
     for await (const event of run) {
-      if (values.json) printJson(event);
-      else printer.print(event);
+      const written = event.type === 'observation' && event.attachments ? saveAttachments(values.charts, event.attachments) : [];
+      if (values.json) printJson(describedAttachments(event, written));
+      else printer.print(event, written);
     }
     const result = await run.result;
     if (result.answer !== undefined) return 0;

@@ -20,7 +20,8 @@ export class TerminalPrinter {
   private readonly streamed = new Map<number, 'thought' | 'answer'>();
   private lineOpen = false;
 
-  print(event: AgentEvent): void {
+  /** Show one event; `written`: the files its attachments were saved to (a chart), named under the result. */
+  print(event: AgentEvent, written: readonly string[] = []): void {
     if (event.type !== 'text-delta') this.endLine();
     switch (event.type) {
       case 'text-delta':
@@ -35,7 +36,9 @@ export class TerminalPrinter {
       case 'action':
         return console.log(`Action:  ${describeAction(event.tool, event.input)}`);
       case 'observation':
-        return console.log(`${event.isError ? 'Error' : 'Result'}:  ${dim(`(${Math.round(event.durationMs)} ms)`)}\n${indent(event.output)}`);
+        console.log(`${event.isError ? 'Error' : 'Result'}:  ${dim(`(${Math.round(event.durationMs)} ms)`)}\n${indent(event.output)}`);
+        for (const file of written) console.log(`Chart:   written to ${file}`);
+        return;
       case 'format-reminder':
         return console.log(dim('the reply did not follow the format; reminded the model'));
       case 'answer':
@@ -71,8 +74,8 @@ export class TerminalPrinter {
   }
 }
 
-/** One JSON object per line: the event's own fields, `type` first. */
-export function printJson(event: AgentEvent): void {
+/** One JSON object per line: the event's own fields, `type` first (attachments described, not their bytes). */
+export function printJson(event: AgentEvent | Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 

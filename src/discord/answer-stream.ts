@@ -7,8 +7,9 @@
  * Answer text that may still turn out to be the model's thought before a tool call (`provisional`)
  * is held back for a moment: most such text settles first and never needs a message of its own.
  */
-import { MessageMirror, type LogSink, type Shown } from './message-mirror.js';
+import { MessageMirror, type FileOut, type LogSink, type Shown } from './message-mirror.js';
 import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js';
+import { MAX_FILES_PER_MESSAGE } from './tool-files.js';
 
 export const WRITING_MARK = '\n-# ✍️ still writing…';
 
@@ -81,13 +82,19 @@ export class AnswerStream<H> {
   /**
    * Edit the messages into the final answer, at once; resolves when Discord has it. What was shown
    * stays shown: a streamed answer keeps every message it was written into. A long answer is also
-   * attached whole where files are allowed; never lost either way.
+   * attached whole where files are allowed; never lost either way. `files` (charts the run drew) go on
+   * the last message, as many as it can hold beside its own.
    */
-  finish(formatted: string, canAttachFiles: boolean, continueFor?: string): Promise<void> {
+  finish(formatted: string, canAttachFiles: boolean, continueFor?: string, files: readonly FileOut[] = []): Promise<void> {
     clearTimeout(this.held);
     // Nothing to say (the caller posts a failure notice instead): any draft is taken back.
     const final = formatted ? finalMessages(formatted, canAttachFiles, this.mirror.sent.length) : [];
     if (continueFor && final.length) final[final.length - 1] = { ...final.at(-1)!, continueFor };
+    if (files.length && canAttachFiles && final.length) {
+      const last = final.at(-1)!;
+      const own = last.files ?? [];
+      final[final.length - 1] = { ...last, files: [...own, ...files.slice(0, MAX_FILES_PER_MESSAGE - own.length)] };
+    }
     this.final = final;
     return this.mirror.close();
   }

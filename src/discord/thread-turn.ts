@@ -23,6 +23,7 @@ import type { TurnDeps, TurnMessage, TurnRequest } from './turns.js';
 import { closedThreadNote } from './thread-closure.js';
 import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from './run-registry.js';
 import { runBudget } from './run-budget.js';
+import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from './tool-files.js';
 
 export const STOP_PREFIX = 'stop:';
 
@@ -193,11 +194,15 @@ const CANNOT_POST: ReadonlySet<number> = new Set([DiscordCode.MissingAccess, Dis
 /** The step log's and the answer's messages, as the turn's target takes them. */
 function messagesIn(target: TurnTarget, run: ActiveRun, runs: RunRegistry, log: TurnDeps['logger']) {
   // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
-  const outgoing = (m: Shown) => ({
-    content: cleanText(m.content),
-    components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
-    ...(m.files ? { files: m.files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
-  });
+  // A chart in the step log where the bot may not attach files: said in words, so the log goes on.
+  const outgoing = (m: Shown) => {
+    const files = m.files && target.canAttachFiles() ? m.files : undefined;
+    return {
+      content: cleanText(m.files && !files ? `${m.content} (not shown: I lack the Attach Files permission here)` : m.content),
+      components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
+      ...(files ? { files: files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
+    };
+  };
   // A thread closed under the run gets nothing more (an edit would even reopen an archived one).
   const open = () => {
     if (postingEnded(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);
@@ -260,7 +265,9 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
   if (result.answer !== undefined) {
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
-    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + saveNote, target.canAttachFiles(), continueFor);
+    const charts = filesOut(result.attachments ?? []);
+    const chartNote = filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1);
+    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + chartNote + saveNote, target.canAttachFiles(), continueFor, charts);
     if (answer.failure === undefined && answer.messages[0]) return { result, answerMessage: answer.messages[0] };
     const failure = describeDiscordError(answer.failure, 'post the answer', target.missingPermissions?.());
     await target.send({ content: failure }).catch(() => undefined);

@@ -9,6 +9,7 @@ import type { DisplayLevel } from '../policy/index.js';
 import type { AnswerStream } from './answer-stream.js';
 import { formatStep } from './format-steps.js';
 import type { StepLog } from './step-log.js';
+import { filesCaption, filesOut } from './tool-files.js';
 
 /** Shows "typing…" while nothing else is visibly happening. */
 export interface TypingIndicator {
@@ -87,6 +88,11 @@ export class TurnView<H> {
         return;
       default:
         this.append(event);
+        // A chart a tool drew shows at its step (and with the answer, even when steps are hidden).
+        if (event.type === 'observation' && event.attachments && this.display !== 'answer') {
+          const files = filesOut(event.attachments);
+          this.steps.attach(filesCaption(event.tool, files), files);
+        }
     }
   }
 

@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runScript } from '../fakes/run-script.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { tempDir } from '../state/helpers/targets.js';
+import { json, startLocalServer } from '../tools/helpers/local-server.js';
+import { decodePng } from '../tools/helpers/png.js';
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {
@@ -37,7 +39,7 @@ describe('npm run ask', () => {
     expect(events[6].output).toMatch(/UTC/);
     expect(events[8]).toMatchObject({ text: 'It is 42.' });
     expect(events[9]).toMatchObject({ reason: 'answer', steps: 2 });
-    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
   }, 30_000);
 
   it('prints steps readably by default', async () => {
@@ -100,7 +102,7 @@ describe('npm run ask', () => {
     expect(found.stderr).toBe('');
     expect(found.code).toBe(0);
     const events = found.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge']);
+    expect(events[0].tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'plot']);
     const observation = events.find((e) => e.type === 'observation');
     expect(observation.output).toMatch(/^1 passage from this server's documents, best first:\n\n\[1\] FAQ › Raids\nNo link \(a document added from a file\)\.\nRaid night is every Friday/);
 
@@ -108,10 +110,41 @@ describe('npm run ask', () => {
     server.script({ content: 'I do not know.' });
     const empty = await ask(['--json', 'When is raid night?'], kbEnv);
     expect(empty.code).toBe(0);
-    expect(JSON.parse(empty.stdout.split('\n')[0]!).tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(JSON.parse(empty.stdout.split('\n')[0]!).tools).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
 
     const bad = await ask(['--collection', 'no spaces!', 'hi'], kbEnv);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--collection: "no spaces!" is not a collection name/);
+  }, 60_000);
+
+  it('prints web search results and writes the charts plot draws to files it names', async () => {
+    const searx = await startLocalServer({
+      '/search': json({ query: 'node 24', number_of_results: 0, results: [{ url: 'https://nodejs.org/en/blog/release/v24.0.0', title: 'Node.js 24.0.0', content: 'Released on 6 May 2025.', engine: 'brave', score: 1, category: 'general' }], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
+    });
+    try {
+      const dir = tempDir('ask-charts');
+      fs.writeFileSync(path.join(dir, 'sales.png'), 'an older file, kept');
+      const spec = { title: 'Sales', data: { values: [{ q: 'Q1', n: 3 }, { q: 'Q2', n: 5 }] }, mark: 'bar', encoding: { x: { field: 'q', type: 'nominal' }, y: { field: 'n', type: 'quantitative' } } };
+      server.script(
+        { toolCalls: [{ name: 'web_search', arguments: { query: 'node 24' } }, { name: 'plot', arguments: { spec } }] },
+        { content: 'Node.js 24 came out on 6 May 2025 [1].' },
+      );
+      const { code, stdout } = await ask(['--protocol', 'native', '--charts', dir, 'When did Node 24 come out? And chart the sales.'], { ...env(), SEARXNG_URL: searx.origin });
+      expect(code).toBe(0);
+      expect(stdout).toContain('[1] Node.js 24.0.0\n   URL: https://nodejs.org/en/blog/release/v24.0.0');
+      expect(stdout).toContain(`Chart:   written to ${path.join(dir, 'sales-2.png')}`);
+      expect(stdout).toContain('source: Node.js 24.0.0 <https://nodejs.org/en/blog/release/v24.0.0>');
+      expect(fs.readFileSync(path.join(dir, 'sales.png'), 'utf8')).toBe('an older file, kept');
+      expect(decodePng(fs.readFileSync(path.join(dir, 'sales-2.png'))).width).toBeGreaterThan(100);
+
+      // --json names the files written instead of printing their bytes.
+      server.script({ toolCalls: [{ name: 'plot', arguments: { spec } }] }, { content: 'Drawn.' });
+      const asJson = await ask(['--json', '--protocol', 'native', '--charts', dir, 'Chart the sales again.'], env());
+      expect(asJson.code).toBe(0);
+      const observation = asJson.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'observation');
+      expect(observation.attachments).toEqual([{ name: 'sales.png', contentType: 'image/png', bytes: fs.statSync(path.join(dir, 'sales-3.png')).size, path: path.join(dir, 'sales-3.png') }]);
+    } finally {
+      await searx.close();
+    }
   }, 60_000);
 });

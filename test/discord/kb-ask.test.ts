@@ -51,7 +51,7 @@ describe('the knowledge base in runs', () => {
   it('search_knowledge is offered only once the server has documents, and the answer lists the message link as a source', async () => {
     w = await startModeration();
     const { fake, model, guildId } = w;
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
 
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     const link = `https://discord.com/channels/${guildId}/${fake.defaults.channelId}/${message.id}`;
@@ -66,7 +66,7 @@ describe('the knowledge base in runs', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'When is raid night?' } });
     const answer = await fake.waitForMessage(isFinalAnswer, 10_000, { since });
 
-    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge']);
+    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'plot']);
     const observation = model.requests[first + 1]!.body.messages.find((m) => m.role === 'tool')!;
     expect(observation.content).toContain('1 passage from this server\'s documents, best first:');
     expect(observation.content).toContain(`Link: ${link}`);
@@ -80,7 +80,8 @@ describe('the knowledge base in runs', () => {
     w = await startModeration();
     const { fake, modId } = w;
     const before = await command(fake, 'tools', sub('list'), { userId: modId });
-    expect(before.content).toContain('✅ `search_knowledge`: built-in default (on: it stays inside the bot or asks one fixed service)\n-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).');
+    expect(before.content).toContain('✅ `search_knowledge`: built-in default (on: it stays inside the bot or asks one fixed service)\n');
+    expect(before.content).toContain('\n-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).');
     await addFile(w, 'faq.md', FAQ);
     expect((await askOnce(w)).offered).toContain('search_knowledge');
     expect((await command(fake, 'tools', sub('list'), { userId: modId })).content).not.toContain('has none yet');
@@ -122,8 +123,8 @@ describe('the knowledge base in runs', () => {
     expect((await addFile(w, 'faq.md', FAQ)).content).toMatch(off);
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     expect((await addMessage(w, message.id)).content).toMatch(off);
-    expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time']);
+    expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
   });
 
   it('a message from a mods-only channel is found by moderators only, in /kb search and in search_knowledge; the moderator is told', async () => {

@@ -12,22 +12,23 @@ import { outputOf, toolContext } from './helpers/tool-context.js';
 const knowledge = { search: async () => [], hasDocuments: async () => false };
 
 describe('the toolbox', () => {
-  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests', knowledge });
+  const webSearch = { provider: 'searxng' as const, url: 'http://127.0.0.1:9/', dailyLimit: 0 };
+  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests', knowledge, webSearch });
   afterAll(() => toolbox.close());
 
   it('lists every tool once, in the order of TOOL_NAMES', () => {
     expect(toolbox.tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
-    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge']);
+    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'web_search', 'plot']);
   });
 
-  it('leaves search_knowledge out without a knowledge base (Redis and no KNOWLEDGE_URL)', async () => {
+  it('leaves search_knowledge out without a knowledge base (Redis and no KNOWLEDGE_URL), and web_search without a provider', async () => {
     const without = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x' });
-    expect(without.tools.map((tool) => tool.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url']);
+    expect(without.tools.map((tool) => tool.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
     await without.close();
   });
 
-  it('turns the safe tools on by default (search_knowledge reads only the server\'s own documents) and leaves read_url off', () => {
-    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge']);
+  it('turns the safe tools on by default (search_knowledge reads only the server\'s own documents, plot draws locally) and leaves read_url and web_search off', () => {
+    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'plot']);
   });
 
   it('gives every tool a description, a text-protocol parameter, examples and a JSON schema', () => {
@@ -55,7 +56,7 @@ describe('the toolbox', () => {
 
 describe('tool names', () => {
   it('never lets one tool answer to another tool\'s name or alias', () => {
-    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x', knowledge });
+    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x', knowledge, webSearch: { provider: 'searxng', url: 'http://127.0.0.1:9/', dailyLimit: 0 } });
     const names = toolbox.tools.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]);
     expect(new Set(names).size).toBe(names.length);
     return toolbox.close();

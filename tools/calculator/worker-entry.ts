@@ -65,13 +65,14 @@ export class ProcessWorker extends EventEmitter {
 }
 
 /**
- * Start the worker file `name` (without extension) beside this module, with a heap of `maxMemoryMb`.
+ * Start the worker file `name` (without extension) beside the module `from` (default: this one, the
+ * calculator's folder; the plot tool passes its own), with a heap of `maxMemoryMb`.
  * `preload` lists plain-JavaScript packages the worker imports; from source they are required before
  * tsx is registered, so tsx does not pass them through its transform (for the 2 MB mathjs bundle that
  * halves start-up).
  */
-export function startWorker(name: string, options: { maxMemoryMb: number }, preload: string[] = []): ProcessWorker {
-  const here = import.meta.url;
+export function startWorker(name: string, options: { maxMemoryMb: number }, preload: string[] = [], from: string = import.meta.url): ProcessWorker {
+  const here = from;
   const fromSource = /\.[cm]?ts$/.test(new URL(here).pathname);
   const resolve = createRequire(here).resolve;
   const entry = fileURLToPath(new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, here));

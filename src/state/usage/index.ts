@@ -19,6 +19,7 @@ export type {
   UsageTotals,
 } from './types.js';
 export { emptyTotals } from './types.js';
+export type { DailyTake } from './daily-allowance.js';
 export { nextUtcMidnight, utcDay } from './counter-store.js';
 export {
   BUILT_IN_PRICES,

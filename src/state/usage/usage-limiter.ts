@@ -17,6 +17,7 @@ import type { Backend } from '../backends/backend.js';
 import { guarded } from '../backends/backend.js';
 import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
 import { openStores } from './open-stores.js';
+import { takeDailyUse, type DailyTake } from './daily-allowance.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
@@ -57,6 +58,11 @@ export interface UsageLimiter {
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
+  /**
+   * Take one of today's `max` uses of `name` (a paid tool such as `web_search`) in a server (`null`:
+   * all DMs together); exact across processes. `max` 0: no cap.
+   */
+  takeDaily(name: string, guildId: string | null, max: number): Promise<DailyTake>;
   /** Claims of a dead process in this limiter's slot that were dropped when it opened. */
   readonly releasedAtStart: number;
   /** Stop the heartbeat and close the limiter's own connections (the backend's stay open). */
@@ -208,6 +214,9 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
         dayResetsAt: nextUtcMidnight(at),
       };
     },
+
+    // The stores' own calls are guarded already (a StorageError names the backend).
+    takeDaily: (name, guildId, max) => takeDailyUse(counters, now(), name, guildId, max),
 
     releasedAtStart,
     async close() {
