@@ -11,10 +11,17 @@ export interface Source {
   url: string;
 }
 
-/** What a tool returns: plain text for the model, plus optional sources. */
+/** An image a tool returned (base64 data), shown to people beside the call's step. */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
+}
+
+/** What a tool returns: plain text for the model, plus optional sources and images. */
 export interface ToolOutput {
   output: string;
   sources?: Source[];
+  images?: ToolImage[];
 }
 
 /** Everything a tool may use from outside; injected so tests are deterministic. */
@@ -27,6 +34,8 @@ export interface ToolContext {
   now: () => Date;
   /** The knowledge collection of the place the run is in (a Discord server's id, or the terminal's); none outside one. */
   collection?: string;
+  /** Tells the people watching how far a long call has got (e.g. `3/5`); shown on the call's step line. */
+  progress?: (text: string) => void;
 }
 
 export interface ToolDefinition<Args = any> {
@@ -36,6 +45,11 @@ export interface ToolDefinition<Args = any> {
   description: string;
   /** Validates the arguments; also the source of the JSON schema offered to the model. */
   parameters: z.ZodType<Args>;
+  /**
+   * A JSON Schema offered to the model instead of the one made from `parameters`, for tools whose
+   * schema comes from elsewhere (an MCP server's `inputSchema`); `parameters` then only checks the shape.
+   */
+  inputSchema?: Record<string, unknown>;
   /**
    * Text protocol: the parameter that a plain `Action: tool: input` fills. Input that is a JSON
    * object is read as the full argument object instead. Empty input gives `{}`.
@@ -47,6 +61,10 @@ export interface ToolDefinition<Args = any> {
   examples?: string[];
   /** Reaches beyond the bot's process (the web): off unless a moderator turns it on. */
   network?: boolean;
+  /** Calls wait for a person's approval unless a moderator says otherwise (tools that may change things elsewhere). */
+  askByDefault?: boolean;
+  /** Where the tool comes from and what it says about itself, for moderators (`/tools list`); none for built-in tools. */
+  provenance?: { source: string; notes: string[] };
   /** Per-tool timeout in ms, overriding the run's default. */
   timeoutMs?: number;
   run(args: Args, ctx: ToolContext): Promise<string | ToolOutput>;

@@ -2,7 +2,7 @@
  * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
-import type { Source } from './tool.js';
+import type { Source, ToolImage } from './tool.js';
 
 export interface ToolCall {
   id: string;
@@ -132,7 +132,11 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
       truncated: boolean;
+      /** Images the tool returned, for people to see (the model gets `output`). */
+      images?: ToolImage[];
     }
+  /** A long tool call's progress as its tool reports it (e.g. `3/5`). */
+  | { type: 'progress'; step: number; callId: string; tool: string; text: string }
   | { type: 'format-reminder'; step: number; text: string }
   | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff }
   | { type: 'error'; code: string; message: string }
