@@ -13,6 +13,7 @@ import {
   describeRule,
   explainAccess,
   formatAuditLog,
+  pinMismatch,
   PRECEDENCE_NOTE,
   removeToolRules,
   resolveToolAccess,
@@ -46,14 +47,31 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
     const safe = safeToolNames(ctx.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
   }
-  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools.map((t) => t.name)));
-  const lines = resolveToolAccess(settings, scope, ctx.tools).map((access) => `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}`);
+  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools));
+  const suspended = new Set(ctx.tools.filter((t) => pinMismatch(settings, t)).map((t) => t.name));
+  const lines = resolveToolAccess(settings, scope, ctx.tools).map((access) => {
+    const held = access.enabled && suspended.has(access.tool) ? ' · ⏸️ suspended: its server changed it since it was enabled; enable it again after checking it' : '';
+    return `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}${held}`;
+  });
   const rules = settings.toolRules.filter((r) => ctx.tools.some((t) => t.name === r.tool));
   const ruleLines = rules.length === 0
     ? ['-# No rules yet: every tool follows its built-in default.']
     : [`**Rules on this server** (${rules.length}):`, ...rules.slice(-RULES_SHOWN).map((r) => `• ${describeRule(r)}`)];
   if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
-  await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].filter((l) => l !== undefined).join('\n'));
+  const outside = outsideToolLines(ctx.tools);
+  await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`, ...outside].filter((l) => l !== undefined).join('\n'));
+}
+
+/** Tools from MCP servers: where each comes from, what its server says of it, and its description as the model sees it. */
+function outsideToolLines(tools: ToolsServices['tools']): string[] {
+  const outside = tools.filter((t) => t.provenance);
+  if (outside.length === 0) return [];
+  const shown = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
+  return [
+    '',
+    '**Tools from MCP servers** (off until enabled; enabling pins their description and schema):',
+    ...outside.map((t) => `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${shown(t.description)}”`),
+  ];
 }
 
 /** The rules may allow search_knowledge, but runs are offered it only where the server has documents. */
@@ -68,10 +86,16 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
   const tool = toolOption(interaction, ctx.tools, true);
   const target = await targetOption(interaction);
   const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}`;
+  // Enabling a tool from outside pins what the model is told about it now; a later change suspends it.
+  const fingerprint = allow ? ctx.tools.find((t) => t.name === tool)?.fingerprint : undefined;
   const saved = await saveChange(ctx, interaction, {
     action: allow ? 'tools.enable' : 'tools.disable',
-    detail,
-    apply: (s) => ({ ...s, toolRules: setToolRule(s.toolRules, tool, allow, target) }),
+    detail: fingerprint ? `${detail} (pinned as it is now)` : detail,
+    apply: (s) => ({
+      ...s,
+      toolRules: setToolRule(s.toolRules, tool, allow, target),
+      ...(fingerprint ? { toolPins: { ...s.toolPins, [tool]: fingerprint } } : {}),
+    }),
   });
   if (!saved) return;
   const shadows = shadowingRules(saved.settings.toolRules, tool, target);

@@ -13,6 +13,8 @@ import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
+import type { Logger } from './logger.js';
+import { McpServers, type McpServersOptions } from './mcp/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
 export function engineDefaults(config: Pick<Config, 'agent'>): Partial<RunDefaults> {
@@ -29,6 +31,8 @@ export interface CoreOverrides {
   tools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
   /** Wrap the model client before the engine gets it (the composition root measures requests). */
   wrapModel?: (model: ChatModel) => ChatModel;
+  /** MCP timing for tests (how long start-up waits for servers, the first reconnect wait). */
+  mcp?: Pick<McpServersOptions, 'readyWaitMs' | 'backoffMs'>;
 }
 
 export interface Core {
@@ -44,7 +48,9 @@ export interface Core {
   tokenCounter: TokenCounter;
   /** The default model's context window, when known: MODEL_CONTEXT_TOKENS, the server's report, or the built-in table. */
   contextTokens: number | undefined;
-  /** Stop what the tools hold (the calculator's workers). */
+  /** The MCP servers (none configured, or `--no-mcp`: an empty set). */
+  mcp: McpServers;
+  /** Stop what the tools hold (the calculator's workers, the MCP servers). */
   close(): Promise<void>;
 }
 
@@ -52,9 +58,28 @@ export interface Core {
 export interface CoreParts {
   /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
   knowledge?: KnowledgeBase;
+  /** Where MCP servers' connections are logged (default: nowhere). */
+  logger?: Pick<Logger, 'info' | 'warn' | 'debug'>;
+  /** Leave the MCP servers out (`npm run ask -- --no-mcp`). */
+  noMcp?: boolean;
+  /** Told of each MCP call's outcome (metrics). */
+  onMcpCall?: McpServersOptions['onCall'];
 }
 
-export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}, parts: CoreParts = {}): Promise<Core> {
+export async function createCore(
+  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp'>>,
+  overrides: CoreOverrides = {},
+  parts: CoreParts = {},
+): Promise<Core> {
+  const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+  // Connected in parallel with the model server's context-window question below; waits a few seconds at most.
+  const mcp = new McpServers(parts.noMcp ? [] : (config.mcp?.servers ?? []), {
+    logger: parts.logger ?? quiet,
+    callTimeoutMs: config.agent.toolTimeoutMs,
+    onCall: parts.onMcpCall,
+    ...overrides.mcp,
+  });
+  const mcpStarted = mcp.start();
   const toolbox = createToolbox({
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
@@ -79,7 +104,7 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
   // Asked once at start-up (a few seconds at most when the server is slow to say): every request is
   // then fitted to its model's window before it is sent. Unknown: requests go as they are, and a
   // server's context-length error names MODEL_CONTEXT_TOKENS.
-  const contextTokens = await windows.learn(config.model.model);
+  const [contextTokens] = await Promise.all([windows.learn(config.model.model), mcpStarted]);
   const fits = new Map<string, FitContext>();
   const fitContext: FitContext = (request, hard) => {
     const windowTokens = windows.known(request.model);
@@ -92,7 +117,8 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     return fit(request, hard);
   };
   const defaults = { ...engineDefaults(config), maxTokens: config.model.maxTokens };
-  const engine = createEngine({ model: defaultClient, tools, defaults, fetch: overrides.fetch, fitContext });
+  // MCP tools are offered after the bot's own, and change when their servers change them.
+  const engine = createEngine({ model: defaultClient, tools, moreTools: () => mcp.tools(), defaults, fetch: overrides.fetch, fitContext });
   return {
     engine,
     toolbox,
@@ -101,7 +127,10 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     serverModels: () => listServerModels(config.model),
     tokenCounter: counters(config.model.model),
     contextTokens,
-    close: () => toolbox.close(),
+    mcp,
+    close: async () => {
+      await Promise.all([toolbox.close(), mcp.close()]);
+    },
   };
 }
 

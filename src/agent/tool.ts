@@ -63,6 +63,8 @@ export interface ToolDefinition<Args = any> {
   network?: boolean;
   /** Calls wait for a person's approval unless a moderator says otherwise (tools that may change things elsewhere). */
   askByDefault?: boolean;
+  /** A fingerprint of what the model is told about the tool (MCP tools): enabling pins it, a change suspends the tool. */
+  fingerprint?: string;
   /** Where the tool comes from and what it says about itself, for moderators (`/tools list`); none for built-in tools. */
   provenance?: { source: string; notes: string[] };
   /** Per-tool timeout in ms, overriding the run's default. */

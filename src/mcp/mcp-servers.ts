@@ -98,7 +98,7 @@ export class McpServers {
         if (seen.has(tool.name)) continue; // two tools of one server that differ only in characters the API forbids
         seen.add(tool.name);
         tools.push(tool);
-        this.fingerprints.set(tool.name, toolFingerprint(listed));
+        this.fingerprints.set(tool.name, tool.fingerprint!);
       }
     }
     this.current = tools;
@@ -120,6 +120,7 @@ export class McpServers {
       inputSchema: schema,
       network: true,
       askByDefault: !readOnly,
+      fingerprint: toolFingerprint(listed),
       provenance: { source: `MCP server \`${server}\` (tool \`${listed.name}\`)`, notes: annotationNotes(listed) },
       async run(args: Record<string, unknown>, ctx) {
         let result;
