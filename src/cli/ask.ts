@@ -1,6 +1,8 @@
 /**
- * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"`.
+ * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] [--no-mcp] "question"`.
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
+ * The MCP servers of MCP_SERVERS_FILE are connected and their tools offered (the terminal is the
+ * operator's own: no moderator rules apply there); `--no-mcp` leaves them out.
  * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
  * and is offered only when that collection has documents, as in a server.
  */
@@ -13,8 +15,9 @@ import { createCore } from '../core.js';
 import { checkCollection, openKnowledgeBase, type KnowledgeBase } from '../knowledge/index.js';
 import { askInTerminal, printJson, TerminalPrinter } from './print.js';
 
-const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] "question"
---collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).`;
+const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--json] [--step] [--no-mcp] "question"
+--collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).
+--no-mcp: do not start the MCP servers of MCP_SERVERS_FILE (their tools are offered otherwise).`;
 
 async function main(): Promise<number> {
   const line = readCommandLine(
@@ -26,6 +29,7 @@ async function main(): Promise<number> {
         collection: { type: 'string', default: 'default' },
         json: { type: 'boolean', default: false },
         step: { type: 'boolean', default: false },
+        'no-mcp': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -56,7 +60,7 @@ async function main(): Promise<number> {
   if (!config) return 2;
 
   const knowledge = await openKnowledge(config);
-  const { engine, close } = await createCore(config, {}, { knowledge });
+  const { engine, close } = await createCore(config, {}, { knowledge, noMcp: values['no-mcp'] });
   const allowed = new Set(engine.tools.map((t) => t.name));
   if (!knowledge || !(await hasDocuments(knowledge, values.collection))) allowed.delete('search_knowledge');
   const controller = new AbortController();
