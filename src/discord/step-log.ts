@@ -4,7 +4,7 @@
  * so a fast run makes a handful of edits. A live block (a thought as it streams) is replaced as it
  * grows and settled when the step is read.
  */
-import { MessageMirror, type LogSink, type Shown } from './message-mirror.js';
+import { MessageMirror, type FileOut, type LogSink, type Shown } from './message-mirror.js';
 import { closeOpenFence, graphemeBoundary, MESSAGE_LIMIT } from './split-message.js';
 
 export type { LogSink } from './message-mirror.js';
@@ -23,6 +23,8 @@ interface Block {
   key?: string;
   /** Starts a new message: something else was posted below the log (an approval request). */
   breakBefore?: boolean;
+  /** Files shown with this block (a tool's images): the block is a message of its own. */
+  files?: FileOut[];
 }
 
 export class StepLog<H> {
@@ -54,6 +56,16 @@ export class StepLog<H> {
   }
 
   private breakNext = false;
+
+  /**
+   * Add a block with files (a tool's images) as a message of its own, so later steps never edit it
+   * (an edit would upload the files again).
+   */
+  attach(block: string, files: FileOut[]): void {
+    this.blocks.push({ text: fit(block), breakBefore: true, files });
+    this.breakNext = true;
+    this.mirror.changed();
+  }
 
   /**
    * Write out what is pending now, and put what comes next in a new message: something is about to be
@@ -94,21 +106,23 @@ export class StepLog<H> {
 
   /** Blocks packed greedily into messages; the newest carries the Stop button while the run goes on. */
   private render(closed: boolean): Shown[] {
-    const messages: string[][] = [];
+    const messages: Array<{ texts: string[]; files?: FileOut[] }> = [];
     let length = 0;
-    for (const { text, breakBefore } of this.blocks) {
+    for (const { text, breakBefore, files } of this.blocks) {
       const last = messages.at(-1);
       if (last && !breakBefore && length + 1 + text.length <= ROOM) {
-        last.push(text);
+        last.texts.push(text);
         length += 1 + text.length;
       } else {
-        messages.push([text]);
+        messages.push(files ? { texts: [text], files } : { texts: [text] });
         length = text.length;
       }
     }
-    return messages.map((blocks, i) => ({
-      content: blocks.join('\n'),
-      button: !closed && this.options.stopButton === true && i === messages.length - 1,
+    // A message with files never carries the Stop button: taking it off later would be an edit.
+    return messages.map(({ texts, files }, i) => ({
+      content: texts.join('\n'),
+      button: !closed && this.options.stopButton === true && i === messages.length - 1 && !files,
+      ...(files ? { files } : {}),
     }));
   }
 }

@@ -7,6 +7,7 @@ import type { AgentEvent } from '../agent/types.js';
 import type { DisplayLevel } from '../policy/index.js';
 import type { AnswerStream } from './answer-stream.js';
 import { formatStep } from './format-steps.js';
+import type { FileOut } from './message-mirror.js';
 import type { StepLog } from './step-log.js';
 
 /** Shows "typing…" while nothing else is visibly happening. */
@@ -22,6 +23,8 @@ export class TurnView<H> {
   private readonly thoughts = new Map<number, string>();
   /** The step whose text is streaming into the answer, if any. */
   private answerStep: number | undefined;
+  /** Each call's line while it runs, by call id (progress is added to it). */
+  private readonly actions = new Map<string, string>();
 
   constructor(
     private readonly steps: StepLog<H>,
@@ -53,7 +56,31 @@ export class TurnView<H> {
         this.takeBackAnswer(event.step);
         this.steps.settle(thoughtKey(event.step), formatStep(event, this.display));
         return;
-      case 'action':
+      case 'action': {
+        this.takeBackAnswer(event.step);
+        this.typing.stop();
+        // Live until its result, so a long call's progress can update the line.
+        const text = formatStep(event, this.display);
+        if (text) {
+          this.actions.set(event.callId, text);
+          this.steps.live(callKey(event.callId), text);
+        }
+        return;
+      }
+      case 'progress': {
+        const text = this.actions.get(event.callId);
+        if (text) this.steps.live(callKey(event.callId), `${text} ⏳ ${event.text.replace(/\s+/g, ' ').slice(0, 80)}`);
+        return;
+      }
+      case 'observation': {
+        const text = this.actions.get(event.callId);
+        if (text) this.steps.settle(callKey(event.callId), text);
+        this.actions.delete(event.callId);
+        this.append(event);
+        const files = event.images && this.display !== 'answer' ? imageFiles(event.tool, event.images) : [];
+        if (files.length) this.steps.attach(`-# 🖼️ ${event.tool} returned ${files.length === 1 ? 'an image' : `${files.length} images`}`, files);
+        return;
+      }
       case 'format-reminder':
         this.takeBackAnswer(event.step);
         this.typing.stop();
@@ -82,6 +109,28 @@ export class TurnView<H> {
 
 function thoughtKey(step: number): string {
   return `thought:${step}`;
+}
+
+function callKey(callId: string): string {
+  return `call:${callId}`;
+}
+
+const IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+/** Most images, and largest image, shown for one call (Discord's upload limit is per message). */
+const IMAGES_SHOWN = 4;
+const IMAGE_MAX_BYTES = 2_000_000;
+
+/** A tool's images as files for the thread: only types Discord shows inline, at most a few, none too large. */
+function imageFiles(tool: string, images: ReadonlyArray<{ mimeType: string; data: string }>): FileOut[] {
+  const files: FileOut[] = [];
+  for (const image of images) {
+    const ext = IMAGE_TYPES[image.mimeType.toLowerCase()];
+    if (!ext || files.length >= IMAGES_SHOWN) continue;
+    const data = Buffer.from(image.data, 'base64');
+    if (data.length === 0 || data.length > IMAGE_MAX_BYTES) continue;
+    files.push({ name: `${tool.replace(/[^A-Za-z0-9_-]/g, '_')}-${files.length + 1}.${ext}`, data, description: `An image returned by ${tool}` });
+  }
+  return files;
 }
 
 /** A typing indicator over a `typing()` call: shown after `delayMs` of silence, renewed while it lasts. */

@@ -127,6 +127,27 @@ describe('MCP tools in Discord', () => {
     }
   });
 
+  it('a long call\'s progress updates its step line, and an image is attached in the thread', async () => {
+    const { fake, model, modId } = await start();
+    await command(fake, 'tools', sub('enable', { tool: 'everything__trigger-long-running-operation' }), { userId: modId });
+    await command(fake, 'tools', sub('enable', { tool: 'everything__get-tiny-image' }), { userId: modId });
+    model.script(
+      { toolCalls: [{ name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } }, { name: 'everything__get-tiny-image', arguments: {} }] },
+      { content: 'Done with both.' },
+    );
+    const since = fake.mark();
+    const progress = fake.waitForMessage((m) => /everything__trigger-long-running-operation.*⏳ [12]\/3/.test(m.content), 15_000, { since });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Run the long one and show the image' } });
+    await progress;
+    const answer = await fake.waitForMessage(isFinalAnswer, 15_000, { since });
+    const image = fake.botMessages(answer.channelId).find((m) => m.attachments.length > 0)!;
+    expect(image.content).toContain('everything__get-tiny-image returned an image');
+    expect(image.attachments[0]).toMatchObject({ filename: 'everything__get-tiny-image-1.png' });
+    const log = fake.botMessages(answer.channelId).map((m) => m.content).join('\n');
+    expect(log).not.toContain('⏳');
+    expect(log).toContain('Long running operation completed');
+  });
+
   it('a tool whose server changes its description after it was enabled is suspended, the log channel told, until enabled again', async () => {
     const { fake, modId, guildId } = await start();
     const log = fake.addChannel({ name: 'mod-log', parentId: fake.defaults.categoryId });
