@@ -9,6 +9,7 @@ import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
+import { benchMcp } from './mcp.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -22,6 +23,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
+  ['mcp', () => benchMcp()],
   ['discord', () => benchDiscord()],
   ['deploy', () => benchDeploy()],
 ];

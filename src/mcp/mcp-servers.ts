@@ -83,6 +83,11 @@ export class McpServers {
     }));
   }
 
+  /** The official SDK client connected to a server now: the bench's baseline calls it on the same connection. */
+  sdkClient(server: string): ServerConnection['sdkClient'] {
+    return this.connections.find((c) => c.config.name === server)?.sdkClient;
+  }
+
   /** Disconnect every server (stdio servers' processes end). */
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));

@@ -80,6 +80,11 @@ export class ServerConnection {
     })) as CallResult;
   }
 
+  /** The SDK client while connected (the bench calls it directly as its baseline). */
+  get sdkClient(): Client | undefined {
+    return this.client;
+  }
+
   /** Disconnect for good (shutdown): a stdio server's process is ended. */
   async close(): Promise<void> {
     this.closing = true;
