@@ -3,7 +3,7 @@
  * engine over them. `npm start` (through `app.ts`) and `npm run ask` both start here, so the terminal
  * runs exactly the engine and tools the bot runs.
  */
-import type { Config } from './config.js';
+import { takesImages, type Config } from './config.js';
 import { createEngine, type Engine, type RunDefaults } from './agent/engine.js';
 import type { ToolDefinition } from './agent/tool.js';
 import type { ChatModel, FitContext } from './agent/types.js';
@@ -67,7 +67,7 @@ export interface CoreParts {
 }
 
 export async function createCore(
-  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp'>>,
+  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp' | 'attachments'>>,
   overrides: CoreOverrides = {},
   parts: CoreParts = {},
 ): Promise<Core> {
@@ -118,7 +118,17 @@ export async function createCore(
   };
   const defaults = { ...engineDefaults(config), maxTokens: config.model.maxTokens };
   // MCP tools are offered after the bot's own, and change when their servers change them.
-  const engine = createEngine({ model: defaultClient, tools, moreTools: () => mcp.tools(), defaults, fetch: overrides.fetch, fitContext });
+  const vision = config.attachments?.vision ?? false;
+  const engine = createEngine({
+    model: defaultClient,
+    tools,
+    moreTools: () => mcp.tools(),
+    defaults,
+    fetch: overrides.fetch,
+    fitContext,
+    // Vision models (MODEL_VISION) see the images tools return, as they see members' images.
+    toolImages: (model) => takesImages(vision, model),
+  });
   return {
     engine,
     toolbox,

@@ -40,6 +40,8 @@ export interface EngineOptions {
   protocolMemoryMs?: number;
   /** Trims every request to the model's context window (the composition root knows window and tokenizer). */
   fitContext?: FitContext;
+  /** Whether a model is shown the images tools return (vision models; MODEL_VISION). Default: none is. */
+  toolImages?: (model: string) => boolean;
 }
 
 /** One run: the conversation so far (ending with the new user message) and what differs from the defaults. */
@@ -123,6 +125,7 @@ export function createEngine(options: EngineOptions): Engine {
         tokenBudget: input.tokenBudget,
         maxTokens: defaults.maxTokens,
         fitContext: options.fitContext,
+        toolImages: options.toolImages,
         runTimeoutMs: defaults.runTimeoutMs,
         instructions: input.instructions,
         signal: input.signal,

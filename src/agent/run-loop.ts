@@ -12,7 +12,7 @@ import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
 import type { Source } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
-import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, ContentPart, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** How the loop ended, before the result is put together. */
@@ -117,9 +117,27 @@ export class RunLoop {
         this.remindedLastStep = false;
         const results = await this.runTools(next.calls);
         this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
+        const images = this.imagesMessage(results);
+        if (images) this.added.push(images);
         return undefined;
       }
     }
+  }
+
+  /**
+   * The images a step's tools returned, for a model that takes images: tool results hold text only, so
+   * they follow as a user message of image parts, each labelled with the call that returned it.
+   */
+  private imagesMessage(results: ObservationOut[]): ChatMessage | undefined {
+    const { plan } = this;
+    if (!plan.toolImages?.(plan.model.model) || !results.some((r) => r.images?.length)) return undefined;
+    const parts: ContentPart[] = [];
+    for (const r of results) {
+      for (const image of r.images ?? []) {
+        parts.push({ type: 'text', text: `Image returned by ${r.call.tool}:` }, { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+      }
+    }
+    return { role: 'user', content: parts };
   }
 
   private answer(text: string, assistant: ChatMessage, cutOff?: CutOff): Ending {
@@ -144,7 +162,7 @@ export class RunLoop {
     for (const [i, c] of calls.entries()) {
       const obs = await pending[i]!;
       this.sources.push(...obs.sources);
-      results.push({ call: c, output: obs.output });
+      results.push({ call: c, output: obs.output, ...(obs.images ? { images: obs.images } : {}) });
       const { output, isError, durationMs, truncated, images } = obs;
       this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(images ? { images } : {}) });
     }

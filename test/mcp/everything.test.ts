@@ -98,6 +98,24 @@ describe.each([
     expect(out.output).toContain('[image (image/png');
   });
 
+  it('shows the image to a vision model after the tool results, and not to another model', async () => {
+    for (const vision of [true, false]) {
+      const model = new ScriptedModel('vision-model').script({ toolCalls: [{ name: 'everything__get-tiny-image', arguments: {} }] }, { content: 'A logo.' });
+      const engine = createEngine({ model, tools: [], moreTools: () => servers.tools(), toolImages: (name) => vision && name === 'vision-model' });
+      await drain(engine.run({ messages: [{ role: 'user', content: 'Show me' }] }));
+      const last = model.requests[1]!.messages.at(-1)!;
+      if (vision) {
+        expect(last.role).toBe('user');
+        expect(last.content).toEqual([
+          { type: 'text', text: 'Image returned by everything__get-tiny-image:' },
+          { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBOR/) } },
+        ]);
+      } else {
+        expect(last.role).toBe('tool');
+      }
+    }
+  });
+
   it('calls a tool that is not marked read-only (toggle-simulated-logging)', async () => {
     const out = await run('toggle-simulated-logging', {});
     expect(JSON.stringify(out)).toMatch(/Started simulated/);
