@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { askOnce, command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { EVERYTHING } from '../mcp/helpers/servers.js';
+import { metricValue } from '../ops/helpers/bot-process.js';
 import { isFinalAnswer } from './harness.js';
 
 const MODEL_KEY = 'sk-model-key-never-shown-to-servers';
@@ -82,6 +83,10 @@ describe('MCP tools in Discord', () => {
     const log = fake.botMessages(answer.channelId).map((m) => m.content).join('\n');
     expect(log).toContain('everything__get-sum');
     expect(log).toMatch(/The sum of 2 and 40 is 42/);
+    const metrics = await w!.h.app.metrics.text();
+    expect(metricValue(metrics, 'threadwise_mcp_calls_total{server="everything",outcome="ok"}')).toBe(1);
+    expect(metricValue(metrics, 'threadwise_mcp_server_up{server="everything",state="ready"}')).toBe(1);
+    expect(metricValue(metrics, 'threadwise_mcp_server_up{server="odd",state="ready"}')).toBe(1);
   });
 
   it('a tool not marked read-only waits for Approve; a stranger cannot approve, the person who asked can', async () => {

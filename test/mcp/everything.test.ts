@@ -46,6 +46,8 @@ describe.each([
     const names = servers.tools().map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum', 'everything__get-env', 'everything__trigger-long-running-operation', 'everything__get-tiny-image', 'everything__toggle-simulated-logging']));
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
+    // The client advertises neither sampling nor elicitation, so the server offers no tools that need them.
+    expect(names.filter((n) => /sampling|elicitation/.test(n))).toEqual([]);
     expect(tool('get-sum').inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
   });
 

@@ -103,6 +103,22 @@ describe('misbehaving MCP servers', () => {
     expect(ofType(events, 'observation')[0]).toMatchObject({ isError: true, output: 'Error: the database is down' });
   });
 
+  it('a slow server does not hold start-up past the ready wait; its tools join when it is ready', async () => {
+    let changes = 0;
+    servers = new McpServers([oddServer('fast'), oddServer('slow', { START_DELAY_MS: '1500' })], { logger: quiet, callTimeoutMs: 5_000, readyWaitMs: 1_000, onToolsChanged: () => changes++ });
+    await servers.start();
+    const s = servers;
+    expect(s.status().map((x) => [x.name, x.state])).toEqual([['fast', 'ready'], ['slow', 'connecting']]);
+    expect(s.tools().some((t) => t.name.startsWith('slow__'))).toBe(false);
+    await until(() => s.tools().some((t) => t.name === 'slow__greet'), 'the slow server\'s tools');
+    expect(changes).toBe(2);
+  });
+
+  it('declines a server\'s sampling request: it never gets the bot\'s model', async () => {
+    const s = await start();
+    expect(await call(s, 'ask-model')).toBe('declined: MCP error -32601: Method not found');
+  });
+
   it('close ends every server', async () => {
     const s = await start();
     const pid = Number(await call(s, 'pid'));

@@ -20,8 +20,8 @@ export function everythingStdio(name = 'everything', env: Record<string, string>
 }
 
 /** The misbehaving fixture server over stdio. */
-export function oddServer(name = 'odd'): McpServerConfig {
-  return { kind: 'stdio', name, command: process.execPath, args: [ODD], env: {}, cwd: ROOT };
+export function oddServer(name = 'odd', env: Record<string, string> = {}): McpServerConfig {
+  return { kind: 'stdio', name, command: process.execPath, args: [ODD], env, cwd: ROOT };
 }
 
 async function freePort(): Promise<number> {
