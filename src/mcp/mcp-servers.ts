@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import type { McpServerConfig } from './server-config.js';
 import { ServerConnection, type ServerState } from './server-connection.js';
 import { toToolOutput } from './tool-result.js';
-import { annotationNotes, modelDescription, modelSchema, modelToolName, toolFingerprint, type ListedTool } from './tool-shape.js';
+import { annotationNotes, modelDescription, modelSchema, modelToolName, textProtocolHints, toolFingerprint, type ListedTool } from './tool-shape.js';
 
 export interface McpServersOptions {
   logger: Pick<Logger, 'info' | 'warn' | 'debug'>;
@@ -113,6 +113,7 @@ export class McpServers {
   private define(connection: ServerConnection, listed: ListedTool): ToolDefinition {
     const server = connection.config.name;
     const schema = modelSchema(listed);
+    const hints = textProtocolHints(schema);
     const readOnly = listed.annotations?.readOnlyHint === true;
     const onCall = this.options.onCall;
     // The engine stops the call at TOOL_TIMEOUT_MS (aborting the signal, which sends the server
@@ -123,6 +124,8 @@ export class McpServers {
       description: modelDescription(listed),
       parameters: jsonSchemaArguments(schema),
       inputSchema: schema,
+      ...(hints.textParameter ? { textParameter: hints.textParameter } : {}),
+      examples: [hints.example],
       network: true,
       askByDefault: !readOnly,
       fingerprint: toolFingerprint(listed),

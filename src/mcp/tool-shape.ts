@@ -54,6 +54,20 @@ export function toolFingerprint(tool: ListedTool): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
+/**
+ * For the text protocol, which shows no schemas: the parameter a plain `Action: tool: input` fills
+ * (a tool with one string parameter), and an example input (JSON with each parameter's kind).
+ */
+export function textProtocolHints(schema: Record<string, unknown>): { textParameter?: string; example: string } {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const names = Object.keys(properties);
+  if (names.length === 1 && properties[names[0]!]?.type === 'string') return { textParameter: names[0]!, example: 'text' };
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const shown = (required.length ? required : names).slice(0, 6);
+  const placeholder: Record<string, unknown> = { string: '…', number: 0, integer: 0, boolean: false, array: [], object: {} };
+  return { example: JSON.stringify(Object.fromEntries(shown.map((n) => [n, placeholder[String(properties[n]?.type)] ?? null]))) };
+}
+
 /** Annotations in words for moderators (`read-only`, `may destroy`, …). */
 export function annotationNotes(tool: ListedTool): string[] {
   const a = tool.annotations ?? {};

@@ -119,6 +119,17 @@ describe('misbehaving MCP servers', () => {
     expect(await call(s, 'ask-model')).toBe('declined: MCP error -32601: Method not found');
   });
 
+  it('the text protocol: a one-string tool takes plain input, others JSON, with an example in the prompt', async () => {
+    const s = await start();
+    const model = new ScriptedModel().script(
+      { content: 'Thought: greet her.\nAction: odd__greet: Ada\nPAUSE' },
+      { content: 'Answer: I greeted Ada.' },
+    );
+    const { events } = await drain(createEngine({ model, tools: [], moreTools: () => s.tools() }).run({ messages: [{ role: 'user', content: 'Greet Ada' }], protocol: 'text' }));
+    expect(model.requests[0]!.messages[0]!.content).toContain('odd__greet: Greets someone.\n  e.g. Action: odd__greet: text');
+    expect(ofType(events, 'observation')[0]).toMatchObject({ isError: false, output: 'Hello, Ada!' });
+  });
+
   it('close ends every server', async () => {
     const s = await start();
     const pid = Number(await call(s, 'pid'));
