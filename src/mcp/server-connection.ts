@@ -9,7 +9,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import type { McpServerConfig } from './server-config.js';
 import type { CallResult } from './tool-result.js';
@@ -73,11 +73,18 @@ export class ServerConnection {
       const why = this.state === 'closed' ? 'shut down' : `${this.state === 'connecting' ? 'still starting' : 'restarting'}${this.lastError ? ` after: ${this.lastError}` : ''}`;
       throw new Error(`the MCP server "${this.config.name}" is unavailable right now (${why}); try again later or answer without it.`);
     }
-    return (await client.callTool({ name, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-    })) as CallResult;
+    try {
+      return (await client.callTool({ name, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      })) as CallResult;
+    } catch (error) {
+      // A remote server that restarted forgets our session (404) or cannot be reached: connect again.
+      // Errors the server answered with (McpError) and our own cancellations leave the connection be.
+      if (this.config.kind === 'http' && !(error instanceof McpError) && !options.signal.aborted) this.lost(client, error);
+      throw error;
+    }
   }
 
   /** The SDK client while connected (the bench calls it directly as its baseline). */
@@ -170,11 +177,13 @@ export class ServerConnection {
     }
   }
 
-  /** The connection ended without our asking: the server died or hung up. */
-  private lost(client: Client): void {
+  /** The connection ended without our asking: the server died, hung up, or (remote) lost our session. */
+  private lost(client: Client, cause?: unknown): void {
     if (this.closing || client !== this.client) return;
     this.client = undefined;
-    this.failed(new Error(`the connection closed${this.stderrTail.trim() ? ` (its last output: ${this.stderrTail.trim().slice(-200)})` : ''}`));
+    void client.close().catch(() => undefined);
+    const why = cause instanceof Error ? `the connection failed (${cause.message})` : 'the connection closed';
+    this.failed(new Error(`${why}${this.stderrTail.trim() ? ` (its last output: ${this.stderrTail.trim().slice(-200)})` : ''}`));
   }
 
   private failed(error: unknown): void {

@@ -130,6 +130,46 @@ describe.each([
   });
 });
 
+describe('a remote server with only the older SSE transport', () => {
+  it('is reached through the SSE fallback', async () => {
+    const sse = await startEverythingHttp(undefined, 'sse');
+    const servers = new McpServers([{ kind: 'http', name: 'old', url: sse.url, headers: {} }], { logger: quiet, callTimeoutMs: 5_000, readyWaitMs: 15_000 });
+    try {
+      await servers.start();
+      expect(servers.status()[0]).toMatchObject({ state: 'ready', transport: 'sse' });
+      const out = await servers.tools().find((t) => t.name === 'old__get-sum')!.run({ a: 1, b: 2 }, { signal: new AbortController().signal, fetch, now: () => new Date() });
+      expect(JSON.stringify(out)).toContain('3');
+    } finally {
+      await servers.close();
+      await sse.close();
+    }
+  });
+});
+
+describe('a remote server that restarts', () => {
+  it('is connected again (a new session), its tools answering "unavailable" meanwhile', async () => {
+    const own = await startEverythingHttp();
+    let restarted: Awaited<ReturnType<typeof startEverythingHttp>> | undefined;
+    const servers = new McpServers([{ kind: 'http', name: 'remote', url: own.url, headers: {} }], { logger: quiet, callTimeoutMs: 5_000, readyWaitMs: 15_000, backoffMs: 200 });
+    const echo = (message: string) => servers.tools().find((t) => t.name === 'remote__echo')!.run({ message }, { signal: new AbortController().signal, fetch, now: () => new Date() });
+    try {
+      await servers.start();
+      expect(JSON.stringify(await echo('one'))).toContain('Echo: one');
+      await own.close();
+      await expect(echo('two')).rejects.toThrow();
+      expect(servers.status()[0]!.state).toBe('restarting');
+      await expect(echo('three')).rejects.toThrow(/MCP server "remote" is unavailable right now/);
+      restarted = await startEverythingHttp(own.port);
+      const end = Date.now() + 15_000;
+      while (servers.status()[0]!.state !== 'ready' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(JSON.stringify(await echo('four'))).toContain('Echo: four');
+    } finally {
+      await servers.close();
+      await restarted?.close();
+    }
+  });
+});
+
 describe('a stdio server\'s environment', () => {
   it('holds its entry\'s variables and the SDK\'s safe defaults, never the bot\'s secrets', async () => {
     const saved = { token: process.env.DISCORD_TOKEN, key: process.env.OPENAI_API_KEY };

@@ -32,16 +32,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The reference server over Streamable HTTP on a free port; `url` is its `/mcp` endpoint. */
-export async function startEverythingHttp(): Promise<{ url: string; close(): Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * The reference server over Streamable HTTP on a free port (`url`: its `/mcp` endpoint), or with
+ * `sse`, over the older SSE transport only (`url`: its `/sse` endpoint).
+ */
+export async function startEverythingHttp(port?: number, transport: 'streamableHttp' | 'sse' = 'streamableHttp'): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  port ??= await freePort();
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, transport], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${seen}`)), 15_000);
     const watch = (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes('listening on port')) {
+      if (/listening on port|running on port/.test(seen)) {
         clearTimeout(timer);
         resolve();
       }
@@ -51,7 +54,8 @@ export async function startEverythingHttp(): Promise<{ url: string; close(): Pro
     child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
+    port,
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
