@@ -13,8 +13,7 @@ import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type Toolbox, type ToolboxOptions } from '../tools/index.js';
-import type { Logger } from './logger.js';
-import { McpServers, type McpServersOptions } from './mcp/index.js';
+import { McpServers, type McpLogger, type McpServersOptions } from './mcp/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
 export function engineDefaults(config: Pick<Config, 'agent'>): Partial<RunDefaults> {
@@ -59,7 +58,7 @@ export interface CoreParts {
   /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
   knowledge?: KnowledgeBase;
   /** Where MCP servers' connections are logged (default: nowhere). */
-  logger?: Pick<Logger, 'info' | 'warn' | 'debug'>;
+  logger?: McpLogger;
   /** Leave the MCP servers out (`npm run ask -- --no-mcp`). */
   noMcp?: boolean;
   /** Told of each MCP call's outcome (metrics). */

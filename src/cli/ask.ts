@@ -60,7 +60,16 @@ async function main(): Promise<number> {
   if (!config) return 2;
 
   const knowledge = await openKnowledge(config);
-  const { engine, close } = await createCore(config, {}, { knowledge, noMcp: values['no-mcp'] });
+  // An MCP server that cannot start is said on stderr; the question is answered without its tools.
+  const mcpLogger = {
+    info: () => undefined,
+    debug: () => undefined,
+    warn: (fields: Record<string, unknown>, message: string) => {
+      const where = [fields.server, ...(Array.isArray(fields.servers) ? fields.servers : [])].filter(Boolean).join(', ');
+      console.error(`MCP: ${message} (${where}${fields.err ? `: ${describeError(fields.err)}` : ''})`);
+    },
+  };
+  const { engine, close } = await createCore(config, {}, { knowledge, noMcp: values['no-mcp'], logger: mcpLogger });
   const allowed = new Set(engine.tools.map((t) => t.name));
   if (!knowledge || !(await hasDocuments(knowledge, values.collection))) allowed.delete('search_knowledge');
   const controller = new AbortController();

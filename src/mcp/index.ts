@@ -4,5 +4,5 @@
  */
 export { parseMcpServers, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from './server-config.js';
 export { McpServers, type McpServersOptions, type ServerStatus } from './mcp-servers.js';
-export type { ServerState } from './server-connection.js';
+export type { McpLogger, ServerState } from './server-connection.js';
 export { modelToolName, modelDescription, toolFingerprint, TOOL_NAME_PATTERN, DESCRIPTION_MAX_CHARS } from './tool-shape.js';

@@ -6,14 +6,13 @@
  */
 import type { ToolDefinition } from '../agent/tool.js';
 import { jsonSchemaArguments } from '../agent/tool-arguments.js';
-import type { Logger } from '../logger.js';
 import type { McpServerConfig } from './server-config.js';
-import { ServerConnection, type ServerState } from './server-connection.js';
+import { ServerConnection, type McpLogger, type ServerState } from './server-connection.js';
 import { toToolOutput } from './tool-result.js';
 import { annotationNotes, modelDescription, modelSchema, modelToolName, textProtocolHints, toolFingerprint, type ListedTool } from './tool-shape.js';
 
 export interface McpServersOptions {
-  logger: Pick<Logger, 'info' | 'warn' | 'debug'>;
+  logger: McpLogger;
   /** Each call's time limit (TOOL_TIMEOUT_MS); the engine enforces it too and cancels the call. */
   callTimeoutMs: number;
   /** How long `start` waits for slow servers before the bot goes on without them (default 5 s). */

@@ -10,7 +10,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../logger.js';
 import type { McpServerConfig } from './server-config.js';
 import type { CallResult } from './tool-result.js';
 import type { ListedTool } from './tool-shape.js';
@@ -18,8 +17,15 @@ import type { ListedTool } from './tool-shape.js';
 /** Where a server is: connecting the first time, answering, coming back after a failure, or closed. */
 export type ServerState = 'connecting' | 'ready' | 'restarting' | 'closed';
 
+/** Where connections are logged: pino's logger fits, and so does a terminal's stderr printer. */
+export interface McpLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  debug(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface ConnectionOptions {
-  logger: Pick<Logger, 'info' | 'warn' | 'debug'>;
+  logger: McpLogger;
   /** Told whenever the server's tool list (or its state) changes. */
   onChange: () => void;
   /** First wait before reconnecting; doubles up to `maxBackoffMs`. */
