@@ -105,12 +105,14 @@ describe('misbehaving MCP servers', () => {
 
   it('a slow server does not hold start-up past the ready wait; its tools join when it is ready', async () => {
     let changes = 0;
-    servers = new McpServers([oddServer('fast'), oddServer('slow', { START_DELAY_MS: '1500' })], { logger: quiet, callTimeoutMs: 5_000, readyWaitMs: 1_000, onToolsChanged: () => changes++ });
+    // The slow one takes 4 s to start; start-up waits 0.5 s. (Whether the fast one made it in 0.5 s
+    // depends on the machine's load, so only the slow one's state is asserted here.)
+    servers = new McpServers([oddServer('fast'), oddServer('slow', { START_DELAY_MS: '4000' })], { logger: quiet, callTimeoutMs: 5_000, readyWaitMs: 500, onToolsChanged: () => changes++ });
     await servers.start();
     const s = servers;
-    expect(s.status().map((x) => [x.name, x.state])).toEqual([['fast', 'ready'], ['slow', 'connecting']]);
+    expect(s.status()[1]).toMatchObject({ name: 'slow', state: 'connecting' });
     expect(s.tools().some((t) => t.name.startsWith('slow__'))).toBe(false);
-    await until(() => s.tools().some((t) => t.name === 'slow__greet'), 'the slow server\'s tools');
+    await until(() => s.tools().some((t) => t.name === 'slow__greet') && s.tools().some((t) => t.name === 'fast__greet'), 'both servers\' tools', 15_000);
     expect(changes).toBe(2);
   });
 
