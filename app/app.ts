@@ -85,6 +85,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   });
   metrics = createMetrics({
     tools: core.engine.tools.map((t) => t.name),
+    isTool: (name) => core.engine.tools.some((t) => t.name === name),
     queueWaiting: () => queue.waitingJobs,
     queueThreads: () => queue.activeThreads,
     runsActive: () => runs.size,

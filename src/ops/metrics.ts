@@ -23,6 +23,8 @@ export interface MetricsSources {
 export interface MetricsOptions extends MetricsSources {
   /** Tool names the bot has: any other name a model invents is counted as "unknown", so labels stay few. */
   tools: readonly string[];
+  /** Tools that join later (MCP servers'): counted under their own name too. */
+  isTool?: (name: string) => boolean;
   /** Labels on every series (the shard id when sharded). */
   defaultLabels?: Record<string, string>;
   /** Node's process metrics (CPU, memory, event loop lag). Default true. */
@@ -60,7 +62,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   if (options.defaultLabels) registry.setDefaultLabels(options.defaultLabels);
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const known = new Set(options.tools);
-  const toolLabel = (name: string) => (known.has(name) ? name : 'unknown');
+  const toolLabel = (name: string) => (known.has(name) || options.isTool?.(name) ? name : 'unknown');
   const registers = [registry];
 
   const runs = new Counter({ name: 'threadwise_runs_total', help: 'Finished runs, by why they ended.', labelNames: ['reason'], registers });

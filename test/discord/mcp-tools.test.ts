@@ -85,6 +85,7 @@ describe('MCP tools in Discord', () => {
     expect(log).toMatch(/The sum of 2 and 40 is 42/);
     const metrics = await w!.h.app.metrics.text();
     expect(metricValue(metrics, 'threadwise_mcp_calls_total{server="everything",outcome="ok"}')).toBe(1);
+    expect(metricValue(metrics, 'threadwise_tool_calls_total{tool="everything__get-sum",outcome="ok"}')).toBe(1);
     expect(metricValue(metrics, 'threadwise_mcp_server_up{server="everything",state="ready"}')).toBe(1);
     expect(metricValue(metrics, 'threadwise_mcp_server_up{server="odd",state="ready"}')).toBe(1);
   });
