@@ -12,7 +12,8 @@ import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
 import type { Source } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
-import type { AgentEvent, AgentResult, ChatMessage, ChatModel, ContentPart, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
+import { imagesMessage } from './tool-images.js';
+import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
 /** How the loop ended, before the result is put together. */
@@ -117,27 +118,11 @@ export class RunLoop {
         this.remindedLastStep = false;
         const results = await this.runTools(next.calls);
         this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
-        const images = this.imagesMessage(results);
+        const images = this.plan.toolImages?.(this.plan.model.model) ? imagesMessage(results) : undefined;
         if (images) this.added.push(images);
         return undefined;
       }
     }
-  }
-
-  /**
-   * The images a step's tools returned, for a model that takes images: tool results hold text only, so
-   * they follow as a user message of image parts, each labelled with the call that returned it.
-   */
-  private imagesMessage(results: ObservationOut[]): ChatMessage | undefined {
-    const { plan } = this;
-    if (!plan.toolImages?.(plan.model.model) || !results.some((r) => r.images?.length)) return undefined;
-    const parts: ContentPart[] = [];
-    for (const r of results) {
-      for (const image of r.images ?? []) {
-        parts.push({ type: 'text', text: `Image returned by ${r.call.tool}:` }, { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
-      }
-    }
-    return { role: 'user', content: parts };
   }
 
   private answer(text: string, assistant: ChatMessage, cutOff?: CutOff): Ending {

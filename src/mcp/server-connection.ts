@@ -5,14 +5,11 @@
  * are declined: a server never gets our model or our users.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './server-config.js';
 import type { CallResult } from './tool-result.js';
 import type { ListedTool } from './tool-shape.js';
+import { connectTransport, type TransportKind } from './transports.js';
 
 /** Where a server is: connecting the first time, answering, coming back after a failure, or closed. */
 export type ServerState = 'connecting' | 'ready' | 'restarting' | 'closed';
@@ -51,7 +48,7 @@ export class ServerConnection {
   /** Why the last connection attempt or the connection failed. */
   lastError?: string;
   /** Which transport answered (HTTP servers: `streamable-http` or `sse`). */
-  transport?: 'stdio' | 'streamable-http' | 'sse';
+  transport?: TransportKind;
   private client?: Client;
   private failures = 0;
   private timer?: NodeJS.Timeout;
@@ -120,22 +117,11 @@ export class ServerConnection {
   }
 
   private async open(client: Client): Promise<void> {
-    const timeout = this.options.connectTimeoutMs ?? 20_000;
-    if (this.config.kind === 'stdio') {
-      await client.connect(this.stdioTransport(), { timeout });
-      this.transport = 'stdio';
-    } else {
-      try {
-        await client.connect(new StreamableHTTPClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } }), { timeout });
-        this.transport = 'streamable-http';
-      } catch (error) {
-        if (this.closing) throw error;
-        // A server that only has the older transport answers the Streamable HTTP POST with 4xx.
-        this.options.logger.debug({ server: this.config.name, err: error }, 'Streamable HTTP failed; trying the SSE transport');
-        await client.connect(new SSEClientTransport(new URL(this.config.url), { requestInit: { headers: this.config.headers } }), { timeout });
-        this.transport = 'sse';
-      }
-    }
+    this.transport = await connectTransport(client, this.config, {
+      timeoutMs: this.options.connectTimeoutMs ?? 20_000,
+      logger: this.options.logger,
+      onStderr: (text) => (this.stderrTail = `${this.stderrTail}${text}`.slice(-500)),
+    });
     if (this.closing) {
       await client.close();
       return;
@@ -149,17 +135,6 @@ export class ServerConnection {
     this.lastError = undefined;
     this.options.logger.info({ server: this.config.name, transport: this.transport, tools: this.tools.length }, 'MCP server connected');
     this.options.onChange();
-  }
-
-  private stdioTransport(): Transport {
-    const config = this.config as Extract<McpServerConfig, { kind: 'stdio' }>;
-    // `env` is given, so the SDK starts the process with its safe defaults (PATH, HOME, …) plus exactly
-    // these variables, never the bot's own environment (DISCORD_TOKEN, OPENAI_API_KEY, …).
-    const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'pipe' });
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = `${this.stderrTail}${chunk.toString('utf8')}`.slice(-500);
-    });
-    return transport;
   }
 
   private async list(client: Client): Promise<void> {
