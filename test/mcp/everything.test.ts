@@ -118,6 +118,14 @@ describe.each([
     }
   });
 
+  it('gives structured content as JSON (once, when the text already holds it) and resource links as links', async () => {
+    const weather = await run('get-structured-content', { location: 'New York' });
+    const text = typeof weather === 'string' ? weather : weather.output;
+    expect(JSON.parse(text)).toEqual({ temperature: 33, conditions: 'Cloudy', humidity: 82 });
+    const links = await run('get-resource-links', { count: 2 });
+    expect(typeof links === 'string' ? links : links.output).toMatch(/^Here are 2 resource links[^\n]*\nLink: Blob Resource 1 <demo:\/\/resource\/dynamic\/blob\/1> \(.+\)\nLink: Text Resource 2 <demo:\/\/resource\/dynamic\/text\/2>/);
+  });
+
   it('calls a tool that is not marked read-only (toggle-simulated-logging)', async () => {
     const out = await run('toggle-simulated-logging', {});
     expect(JSON.stringify(out)).toMatch(/Started simulated/);
