@@ -15,6 +15,7 @@ import { PendingAsks } from '../src/discord/pending-asks.js';
 import { RunRegistry } from '../src/discord/run-registry.js';
 import { RunJournal } from '../src/discord/run-journal.js';
 import { restRecoveryActions } from '../src/discord/journal-discord.js';
+import { postToLogChannel } from '../src/discord/audit-trail.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turns.js';
 import type { Logger } from '../src/logger.js';
@@ -86,19 +87,35 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
   // web_search counts each server's searches in the usage store, opened below (searches run only after start-up).
   const searchAllowance = (guildId: string | null, max: number) => limiter.takeDaily('web_search', guildId, max);
-  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, { knowledge: knowledge?.services.base, searchAllowance });
+  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, {
+    knowledge: knowledge?.services.base,
+    searchAllowance,
+    logger,
+    onMcpCall: (server, outcome) => metrics.countMcpCall(server, outcome),
+  });
   metrics = createMetrics({
     tools: core.engine.tools.map((t) => t.name),
+    isTool: (name) => core.engine.tools.some((t) => t.name === name),
     queueWaiting: () => queue.waitingJobs,
     queueThreads: () => queue.activeThreads,
     runsActive: () => runs.size,
+    mcpServers: () => core.mcp.status(),
     defaultLabels: shard ? { shard: String(shard.id) } : undefined,
     // Process metrics keep a monitor running: only when someone can scrape them.
     processMetrics: config.ops.healthPort !== undefined,
   });
   const now = overrides.now ?? (() => new Date());
   const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
-  const policy = createToolPolicy(storage.guildSettings, core.engine.tools, logger);
+  let bot: RunningBot | undefined;
+  // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
+  // since it was enabled is suspended, and the server's log channel is told.
+  const policy = createToolPolicy(storage.guildSettings, () => core.engine.tools, logger, Date.now, (held) => {
+    logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
+    if (held.logChannelId && bot) {
+      const line = `⏸️ \`${held.tool}\` was suspended: its MCP server changed its description or parameters since it was enabled. Check it with \`/tools list\`, then \`/tools enable\` it again to use it.`;
+      void postToLogChannel(logger, bot.client, held.guildId, held.logChannelId, line);
+    }
+  });
   // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
   const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
   const limiter = await storage.openUsageLimiter({
@@ -118,7 +135,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   async function approvalModeOf(scope: RunScope, tool: string) {
     if (!scope.guildId) return 'auto' as const;
     try {
-      return approvalMode(await storage.guildSettings.get(scope.guildId), scope, tool).mode;
+      const askByDefault = core.engine.tools.find((t) => t.name === tool)?.askByDefault;
+      return approvalMode(await storage.guildSettings.get(scope.guildId), scope, { name: tool, askByDefault }).mode;
     } catch (error) {
       logger.warn({ err: error, guildId: scope.guildId, tool }, 'could not read the approval rules; the call waits for approval');
       return 'ask' as const;
@@ -181,7 +199,10 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     queue,
     conversations: storage.conversations,
     guildSettings: storage.guildSettings,
-    tools: core.engine.tools,
+    // A getter: MCP servers add and change tools while the bot runs.
+    get tools() {
+      return core.engine.tools;
+    },
     allowedTools,
     channelSettings: settingsFor,
     channelDefaults,
@@ -195,7 +216,6 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     now,
   };
 
-  let bot: RunningBot | undefined;
   let health: HealthServer | undefined;
   try {
     // Up before the gateway connects, so /healthz answers and /readyz says why it is not ready yet.

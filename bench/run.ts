@@ -11,6 +11,7 @@ import { benchDeploy } from './deploy.js';
 import { benchTeam } from './team.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { benchPlot } from './plot.js';
+import { benchMcp } from './mcp.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -25,6 +26,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
+  ['mcp', () => benchMcp()],
   ['discord', () => benchDiscord()],
   ['team', () => benchTeam()],
   ['deploy', () => benchDeploy()],

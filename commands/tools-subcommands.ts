@@ -3,9 +3,9 @@
  * reset, audit and log-channel. Each change goes through `saveChange`, so it is audited and posted.
  * Callers defer the reply (ephemeral) before calling, so these answer with editReply.
  */
-import type { ChatInputCommandInteraction } from 'discord.js';
+import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices } from '../src/discord/services.js';
-import { fitMessage } from '../src/discord/split-message.js';
+import { fitMessage, splitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 import {
@@ -13,6 +13,7 @@ import {
   describeRule,
   explainAccess,
   formatAuditLog,
+  pinMismatch,
   PRECEDENCE_NOTE,
   removeToolRules,
   resolveToolAccess,
@@ -31,6 +32,8 @@ export type ToolsServices = Pick<BotServices, 'tools' | 'guildSettings' | 'logge
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
 const RULES_SHOWN = 15;
+/** Most follow-up messages `/tools list` sends about MCP tools. */
+const MCP_PARTS_SHOWN = 4;
 
 async function say(interaction: GuildCommand, content: string): Promise<void> {
   await interaction.editReply({ content: fitMessage(content), allowedMentions: NO_MENTIONS });
@@ -46,14 +49,38 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
     const safe = safeToolNames(ctx.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
   }
-  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools.map((t) => t.name)));
-  const lines = resolveToolAccess(settings, scope, ctx.tools).map((access) => `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}`);
+  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools));
+  const suspended = new Set(ctx.tools.filter((t) => pinMismatch(settings, t)).map((t) => t.name));
+  const outsideNames = new Set(ctx.tools.filter((t) => t.provenance).map((t) => t.name));
+  const verdicts = resolveToolAccess(settings, scope, ctx.tools);
+  // MCP servers can bring dozens of tools: those still at their default (off) are named on one line.
+  const untouched = verdicts.filter((a) => outsideNames.has(a.tool) && a.source === 'default' && !a.enabled).map((a) => `\`${a.tool}\``);
+  const lines = verdicts.filter((a) => !(outsideNames.has(a.tool) && a.source === 'default' && !a.enabled)).map((access) => {
+    const held = access.enabled && suspended.has(access.tool) ? ' · ⏸️ suspended: its server changed it since it was enabled; enable it again after checking it' : '';
+    return `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}${held}`;
+  });
+  if (untouched.length) lines.push(`⛔ Off until a moderator enables them (from MCP servers; details below): ${fitMessage(untouched.join(', '), 900)}`);
   const rules = settings.toolRules.filter((r) => ctx.tools.some((t) => t.name === r.tool));
   const ruleLines = rules.length === 0
     ? ['-# No rules yet: every tool follows its built-in default.']
     : [`**Rules on this server** (${rules.length}):`, ...rules.slice(-RULES_SHOWN).map((r) => `• ${describeRule(r)}`)];
   if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
   await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].filter((l) => l !== undefined).join('\n'));
+  // What each MCP tool is, in private follow-ups (a server's list rarely fits beside the verdicts).
+  for (const part of splitMessage(outsideToolLines(ctx.tools).join('\n')).slice(0, MCP_PARTS_SHOWN)) {
+    if (part.trim()) await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
+}
+
+/** Tools from MCP servers: where each comes from, what its server says of it, and its description as the model sees it. */
+function outsideToolLines(tools: ToolsServices['tools']): string[] {
+  const outside = tools.filter((t) => t.provenance);
+  if (outside.length === 0) return [];
+  const shown = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
+  return [
+    '**Tools from MCP servers** (off until enabled; enabling pins their description and schema, and a change suspends them):',
+    ...outside.map((t) => `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${shown(t.description)}”`),
+  ];
 }
 
 /** The rules may allow search_knowledge, but runs are offered it only where the server has documents. */
@@ -67,11 +94,17 @@ async function knowledgeNote(guildId: string, ctx: ToolsServices): Promise<strin
 export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, allow: boolean): Promise<void> {
   const tool = toolOption(interaction, ctx.tools, true);
   const target = await targetOption(interaction);
-  const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}`;
+  // Enabling a tool from outside pins what the model is told about it now; a later change suspends it.
+  const fingerprint = allow ? ctx.tools.find((t) => t.name === tool)?.fingerprint : undefined;
+  const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}${fingerprint ? ' (pinned as it is now)' : ''}`;
   const saved = await saveChange(ctx, interaction, {
     action: allow ? 'tools.enable' : 'tools.disable',
     detail,
-    apply: (s) => ({ ...s, toolRules: setToolRule(s.toolRules, tool, allow, target) }),
+    apply: (s) => ({
+      ...s,
+      toolRules: setToolRule(s.toolRules, tool, allow, target),
+      ...(fingerprint ? { toolPins: { ...s.toolPins, [tool]: fingerprint } } : {}),
+    }),
   });
   if (!saved) return;
   const shadows = shadowingRules(saved.settings.toolRules, tool, target);

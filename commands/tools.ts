@@ -86,7 +86,7 @@ export const tools: Command = {
     const choices = ctx.tools
       .filter((t) => t.name.toLowerCase().includes(typed))
       .slice(0, 25)
-      .map((t) => ({ name: enabledByDefault(t) ? t.name : `${t.name} (reaches the web: off by default)`, value: t.name }));
+      .map((t) => ({ name: enabledByDefault(t) ? t.name : `${t.name} (${t.provenance ? 'MCP' : 'reaches the web'}: off by default)`, value: t.name }));
     await interaction.respond(choices);
   },
 };

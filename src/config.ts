@@ -2,6 +2,7 @@
  * The only reader of the environment. `loadConfig` validates everything at once and throws a
  * ConfigError listing every problem (never a secret's value), so a new user fixes their `.env` in one go.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { ConfigError } from './errors.js';
@@ -9,6 +10,7 @@ import type { ProtocolSetting } from './agent/types.js';
 import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
 import { parseModelPrices, priceTable, type PriceTable } from './state/usage/model-prices.js';
 import type { UsageLimits } from './state/usage/types.js';
+import { parseMcpServers, type McpServerConfig } from './mcp/server-config.js';
 
 export interface ModelConfig {
   apiKey: string;
@@ -127,8 +129,16 @@ export interface OpsConfig {
   shard?: { id: number; count: number };
 }
 
+/** MCP servers whose tools the bot offers (issue 22). */
+export interface McpConfig {
+  /** MCP_SERVERS_FILE, as given (unset: no MCP servers). */
+  file?: string;
+  servers: McpServerConfig[];
+}
+
 export interface Config {
   model: ModelConfig;
+  mcp: McpConfig;
   agent: AgentConfig;
   tools: ToolsConfig;
   storage: StorageConfig;
@@ -281,6 +291,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   const ops = readOps(read, env, storage.keyvUrl, problems);
+  const mcp = readMcp(read.string('MCP_SERVERS_FILE'), env, problems);
 
   const logLevel = read.string('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -288,7 +299,22 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, agent, tools, storage, knowledge, discord, governance, attachments, ops, logLevel };
+  return { model, mcp, agent, tools, storage, knowledge, discord, governance, attachments, ops, logLevel };
+}
+
+/** MCP_SERVERS_FILE: read and checked now, so a bad file stops start-up with the other problems. */
+function readMcp(file: string | undefined, env: Env, problems: string[]): McpConfig {
+  if (file === undefined) return { servers: [] };
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (error) {
+    problems.push(`MCP_SERVERS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    return { file, servers: [] };
+  }
+  const parsed = parseMcpServers(text, file, env);
+  problems.push(...parsed.problems);
+  return { file, servers: parsed.servers };
 }
 
 /** MODEL_VISION: true/false, or a comma-separated list of model names (`gpt-4o,gpt-4o-mini`). */

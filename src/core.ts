@@ -3,7 +3,7 @@
  * engine over them. `npm start` (through `app.ts`) and `npm run ask` both start here, so the terminal
  * runs exactly the engine and tools the bot runs.
  */
-import type { Config } from './config.js';
+import { takesImages, type Config } from './config.js';
 import { createEngine, type Engine, type RunDefaults } from './agent/engine.js';
 import type { ToolDefinition } from './agent/tool.js';
 import type { ChatModel, FitContext } from './agent/types.js';
@@ -13,6 +13,7 @@ import type { KnowledgeBase } from './knowledge/types.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type SearchAllowance, type Toolbox, type ToolboxOptions } from '../tools/index.js';
+import { McpServers, type McpLogger, type McpServersOptions } from './mcp/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
 export function engineDefaults(config: Pick<Config, 'agent'>): Partial<RunDefaults> {
@@ -29,6 +30,8 @@ export interface CoreOverrides {
   tools?: (tools: readonly ToolDefinition[]) => ToolDefinition[];
   /** Wrap the model client before the engine gets it (the composition root measures requests). */
   wrapModel?: (model: ChatModel) => ChatModel;
+  /** MCP timing for tests (how long start-up waits for servers, the first reconnect wait). */
+  mcp?: Pick<McpServersOptions, 'readyWaitMs' | 'backoffMs'>;
 }
 
 export interface Core {
@@ -44,7 +47,9 @@ export interface Core {
   tokenCounter: TokenCounter;
   /** The default model's context window, when known: MODEL_CONTEXT_TOKENS, the server's report, or the built-in table. */
   contextTokens: number | undefined;
-  /** Stop what the tools hold (the calculator's workers). */
+  /** The MCP servers (none configured, or `--no-mcp`: an empty set). */
+  mcp: McpServers;
+  /** Stop what the tools hold (the calculator's workers, the MCP servers). */
   close(): Promise<void>;
 }
 
@@ -54,9 +59,28 @@ export interface CoreParts {
   knowledge?: KnowledgeBase;
   /** Where `web_search` counts each server's searches today (the usage store); none: no daily cap. */
   searchAllowance?: SearchAllowance;
+  /** Where MCP servers' connections are logged (default: nowhere). */
+  logger?: McpLogger;
+  /** Leave the MCP servers out (`npm run ask -- --no-mcp`). */
+  noMcp?: boolean;
+  /** Told of each MCP call's outcome (metrics). */
+  onMcpCall?: McpServersOptions['onCall'];
 }
 
-export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools'>, overrides: CoreOverrides = {}, parts: CoreParts = {}): Promise<Core> {
+export async function createCore(
+  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp' | 'attachments'>>,
+  overrides: CoreOverrides = {},
+  parts: CoreParts = {},
+): Promise<Core> {
+  const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+  // Connected in parallel with the model server's context-window question below; waits a few seconds at most.
+  const mcp = new McpServers(parts.noMcp ? [] : (config.mcp?.servers ?? []), {
+    logger: parts.logger ?? quiet,
+    callTimeoutMs: config.agent.toolTimeoutMs,
+    onCall: parts.onMcpCall,
+    ...overrides.mcp,
+  });
+  const mcpStarted = mcp.start();
   const toolbox = createToolbox({
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
@@ -82,7 +106,7 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
   // Asked once at start-up (a few seconds at most when the server is slow to say): every request is
   // then fitted to its model's window before it is sent. Unknown: requests go as they are, and a
   // server's context-length error names MODEL_CONTEXT_TOKENS.
-  const contextTokens = await windows.learn(config.model.model);
+  const [contextTokens] = await Promise.all([windows.learn(config.model.model), mcpStarted]);
   const fits = new Map<string, FitContext>();
   const fitContext: FitContext = (request, hard) => {
     const windowTokens = windows.known(request.model);
@@ -95,7 +119,18 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     return fit(request, hard);
   };
   const defaults = { ...engineDefaults(config), maxTokens: config.model.maxTokens };
-  const engine = createEngine({ model: defaultClient, tools, defaults, fetch: overrides.fetch, fitContext });
+  // MCP tools are offered after the bot's own, and change when their servers change them.
+  const vision = config.attachments?.vision ?? false;
+  const engine = createEngine({
+    model: defaultClient,
+    tools,
+    moreTools: () => mcp.tools(),
+    defaults,
+    fetch: overrides.fetch,
+    fitContext,
+    // Vision models (MODEL_VISION) see the images tools return, as they see members' images.
+    toolImages: (model) => takesImages(vision, model),
+  });
   return {
     engine,
     toolbox,
@@ -104,7 +139,10 @@ export async function createCore(config: Pick<Config, 'agent' | 'model' | 'tools
     serverModels: () => listServerModels(config.model),
     tokenCounter: counters(config.model.model),
     contextTokens,
-    close: () => toolbox.close(),
+    mcp,
+    close: async () => {
+      await Promise.all([toolbox.close(), mcp.close()]);
+    },
   };
 }
 

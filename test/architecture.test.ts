@@ -53,8 +53,8 @@ describe('import direction', () => {
     expect(violations('src/policy', (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/llm', 'tools'))).toEqual([]);
   });
 
-  it('storage, the model client and the tools never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/llm', 'tools', 'src/ops']) {
+  it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
+    for (const dir of ['src/state', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });

@@ -25,6 +25,11 @@ export interface EngineOptions {
   model: ChatModel;
   /** Every tool the engine knows; policy narrows them per run with `allowedTools`. */
   tools: readonly ToolDefinition[];
+  /**
+   * Tools that come and go while the engine lives (those of MCP servers), offered after `tools`. Asked
+   * when each run starts; return the same array while nothing changed, so the index is not rebuilt.
+   */
+  moreTools?: () => readonly ToolDefinition[];
   defaults?: Partial<RunDefaults>;
   /** Tools' HTTP (tests pass one that talks to a local server). */
   fetch?: typeof fetch;
@@ -35,6 +40,8 @@ export interface EngineOptions {
   protocolMemoryMs?: number;
   /** Trims every request to the model's context window (the composition root knows window and tokenizer). */
   fitContext?: FitContext;
+  /** Whether a model is shown the images tools return (vision models; MODEL_VISION). Default: none is. */
+  toolImages?: (model: string) => boolean;
 }
 
 /** One run: the conversation so far (ending with the new user message) and what differs from the defaults. */
@@ -64,7 +71,7 @@ export interface RunInput {
 }
 
 export interface Engine {
-  /** Every tool the engine knows, in the order they are offered. */
+  /** Every tool the engine knows now, in the order they are offered (with `moreTools`, it changes). */
   readonly tools: readonly ToolDefinition[];
   readonly defaults: Readonly<RunDefaults>;
   run(input: RunInput): AgentRun;
@@ -72,17 +79,36 @@ export interface Engine {
 
 export function createEngine(options: EngineOptions): Engine {
   const defaults: RunDefaults = { ...DEFAULT_RUN, ...options.defaults };
-  const index = new ToolIndex(options.tools);
-  const drivers = { native: new NativeProtocol(index, { offerFinalAnswerTool: defaults.offerFinalAnswerTool }), text: new TextProtocol() };
+  const indexOf = (tools: readonly ToolDefinition[]) => {
+    const index = new ToolIndex(tools);
+    return { index, native: new NativeProtocol(index, { offerFinalAnswerTool: defaults.offerFinalAnswerTool }) };
+  };
+  let built = indexOf(options.tools);
+  let builtFrom: readonly ToolDefinition[] | undefined;
+  /** The index over every tool now: rebuilt only when `moreTools` hands back a different array. */
+  const current = () => {
+    const more = options.moreTools?.();
+    if (more && more !== builtFrom) {
+      builtFrom = more;
+      built = indexOf([...options.tools, ...more]);
+    }
+    return built;
+  };
+  const text = new TextProtocol();
   const memory = new ProtocolMemory(options.protocolMemoryMs);
   const clock = options.clock ?? (() => performance.now());
   const context = { fetch: options.fetch ?? globalThis.fetch, now: options.now ?? (() => new Date()) };
-  const everyTool = () => index.allNames;
 
   return {
-    tools: index.tools,
+    get tools() {
+      return current().index.tools;
+    },
     defaults,
     run(input) {
+      // A run keeps the tools there were when it started; the policy still decides at every step.
+      const { index, native } = current();
+      const drivers = { native, text };
+      const everyTool = () => index.allNames;
       const runner = new ToolRunner(index, {
         timeoutMs: defaults.toolTimeoutMs,
         maxOutputChars: defaults.maxToolOutputChars,
@@ -104,6 +130,7 @@ export function createEngine(options: EngineOptions): Engine {
         maxTokens: defaults.maxTokens,
         callBudget: input.callBudget,
         fitContext: options.fitContext,
+        toolImages: options.toolImages,
         runTimeoutMs: defaults.runTimeoutMs,
         instructions: input.instructions,
         signal: input.signal,

@@ -3,7 +3,7 @@
  * tool calling and the text protocol share the tools, limits and events. Each model reply is read
  * into a `NextStep`: what the loop does next.
  */
-import type { ToolDefinition } from './tool.js';
+import type { ToolDefinition, ToolImage } from './tool.js';
 import type { StreamedText } from './text-stream.js';
 import type { RawArguments } from './tool-arguments.js';
 import type { ChatMessage, CutOff, ModelDelta, ModelReply, ModelRequest, Protocol } from './types.js';
@@ -40,6 +40,8 @@ export interface TextStream {
 export interface ObservationOut {
   call: PlannedCall;
   output: string;
+  /** Images the tool returned (shown to vision models after the results). */
+  images?: ToolImage[];
 }
 
 export interface ProtocolDriver {

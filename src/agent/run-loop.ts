@@ -12,6 +12,7 @@ import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
 import type { Source, ToolAttachment } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
+import { imagesMessage } from './tool-images.js';
 import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
 import { addUsage, emptyUsage } from './usage.js';
 
@@ -121,6 +122,8 @@ export class RunLoop {
         this.remindedLastStep = false;
         const results = await this.runTools(next.calls);
         this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
+        const images = this.plan.toolImages?.(this.plan.model.model) ? imagesMessage(results) : undefined;
+        if (images) this.added.push(images);
         return undefined;
       }
     }
@@ -149,9 +152,9 @@ export class RunLoop {
       const obs = await pending[i]!;
       this.sources.push(...obs.sources);
       if (obs.attachments) this.attachments.push(...obs.attachments);
-      results.push({ call: c, output: obs.output });
-      const { output, isError, durationMs, truncated, attachments } = obs;
-      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}) });
+      results.push({ call: c, output: obs.output, ...(obs.images ? { images: obs.images } : {}) });
+      const { output, isError, durationMs, truncated, attachments, images } = obs;
+      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}), ...(images ? { images } : {}) });
     }
     return results;
   }
@@ -159,14 +162,16 @@ export class RunLoop {
   /** Start a step's calls: all at once, or one at a time when a person approves each. */
   private async start(calls: PlannedCall[], prepared: PreparedCall[]): Promise<Array<Promise<Observation>>> {
     const { runner, signal, beforeTool } = this.plan;
-    if (!beforeTool) return prepared.map((p) => runner.execute(p, signal, this.deadline));
+    const step = this.steps;
+    const progress = (call: PlannedCall) => (text: string) => this.emit({ type: 'progress', step, callId: call.callId, tool: call.tool, text });
+    if (!beforeTool) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
     // A person decides one call at a time, in call order; the calls they let run still run side by side.
     const pending: Array<Promise<Observation>> = [];
     for (const [i, call] of calls.entries()) {
       const p = prepared[i]!;
       const decision: ToolDecision = 'error' in p ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId });
       if (decision.kind === 'stop') throw new StopRequested();
-      const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline);
+      const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline, progress(call));
       running.catch(() => undefined); // awaited by the caller in call order; never unhandled if a later decision stops the run
       pending.push(running);
     }

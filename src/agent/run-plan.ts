@@ -41,6 +41,8 @@ export interface RunPlan {
   callBudget?: CallBudget;
   /** Trims each request to the model's context window; none: requests go as they are. */
   fitContext?: FitContext;
+  /** Whether the model is shown the images tools return, after their results. */
+  toolImages?: (model: string) => boolean;
   runTimeoutMs: number;
   instructions?: string;
   signal?: AbortSignal;

@@ -11,8 +11,20 @@ export type RawArguments = { kind: 'json'; text: string } | { kind: 'text'; text
 
 /** The JSON schema of a tool's parameters (the engine's ToolIndex computes it once per tool). */
 export function parametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.inputSchema) return tool.inputSchema;
   const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * The argument check for a tool described by a JSON Schema: an object, holding the properties the
+ * schema requires. The tool's own server validates the rest (and says what is wrong as an error result).
+ */
+export function jsonSchemaArguments(schema: Record<string, unknown>): z.ZodType<Record<string, unknown>> {
+  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  return z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+    for (const name of required) if (!(name in args)) ctx.addIssue({ code: 'custom', path: [name], message: 'required' });
+  });
 }
 
 /** Decode and validate arguments; on failure, an observation that shows what a valid call looks like. */

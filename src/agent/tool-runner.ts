@@ -6,7 +6,7 @@
  */
 import { describeError } from '../errors.js';
 import { cleanText } from './clean-text.js';
-import type { Source, ToolAttachment, ToolContext, ToolDefinition, ToolOutput } from './tool.js';
+import type { Source, ToolAttachment, ToolContext, ToolDefinition, ToolImage, ToolOutput } from './tool.js';
 import { decodeArguments, type RawArguments } from './tool-arguments.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -18,6 +18,8 @@ export interface Observation {
   sources: Source[];
   /** Files the tool handed back (only when it did). */
   attachments?: ToolAttachment[];
+  /** Images the tool returned, for people to see beside the step (not part of `output`). */
+  images?: ToolImage[];
 }
 
 export interface ToolRunnerOptions {
@@ -36,6 +38,7 @@ class CallContext implements ToolContext {
   constructor(
     base: Omit<ToolContext, 'signal'>,
     private readonly makeSignal: () => AbortSignal,
+    readonly progress: ((text: string) => void) | undefined,
   ) {
     this.fetch = base.fetch;
     this.now = base.now;
@@ -74,9 +77,9 @@ export class ToolRunner {
 
   /**
    * Run a prepared call under its time limit, which `deadline` (epoch ms, the run's end) may shorten.
-   * Rejects only when the run itself is aborted through `signal`.
+   * Rejects only when the run itself is aborted through `signal`. `onProgress` hears a long call's progress.
    */
-  async execute(call: PreparedCall, signal?: AbortSignal, deadline = Infinity): Promise<Observation> {
+  async execute(call: PreparedCall, signal?: AbortSignal, deadline = Infinity, onProgress?: (text: string) => void): Promise<Observation> {
     const started = this.options.clock();
     const done = (output: string, isError: boolean, sources: Source[] = []): Observation => {
       const { text, truncated } = this.cut(output);
@@ -84,10 +87,14 @@ export class ToolRunner {
     };
     if ('error' in call) return done(call.error, true);
     try {
-      const result = await this.withTimeout(call.tool, call.args, signal, deadline);
+      const result = await this.withTimeout(call.tool, call.args, signal, deadline, onProgress);
       if (typeof result === 'string') return done(result, false);
       const observation = done(result.output, false, result.sources);
-      return result.attachments?.length ? { ...observation, attachments: result.attachments } : observation;
+      return {
+        ...observation,
+        ...(result.attachments?.length ? { attachments: result.attachments } : {}),
+        ...(result.images?.length ? { images: result.images } : {}),
+      };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       return done(`Error: ${describeError(error)}`, true);
@@ -100,7 +107,13 @@ export class ToolRunner {
     return { output: text, isError: false, truncated, sources: [], durationMs: 0 };
   }
 
-  private withTimeout(tool: ToolDefinition, args: unknown, runSignal: AbortSignal | undefined, deadline: number): Promise<string | ToolOutput> {
+  private withTimeout(
+    tool: ToolDefinition,
+    args: unknown,
+    runSignal: AbortSignal | undefined,
+    deadline: number,
+    onProgress: ((text: string) => void) | undefined,
+  ): Promise<string | ToolOutput> {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
     // The same delay each call when the deadline is far, so Node reuses one timer list.
     const remaining = deadline - Date.now();
@@ -115,7 +128,7 @@ export class ToolRunner {
         if (stopReason !== undefined) controller.abort(stopReason);
       }
       return controller.signal;
-    });
+    }, onProgress);
     const message = limitMs < timeoutMs ? `${tool.name} was stopped: the run ran out of time.` : `${tool.name} took longer than ${timeoutMs} ms and was stopped.`;
     // One promise settled by whichever comes first: the tool, its time limit, or the run's abort. A tool
     // that ignores its signal therefore cannot hold the run.

@@ -25,11 +25,18 @@ export interface ToolAttachment {
   description?: string;
 }
 
-/** What a tool returns: plain text for the model, plus optional sources and files. */
+/** An image an outside (MCP) tool returned (base64 data): shown beside the call's step, and to a vision model. */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
+}
+
+/** What a tool returns: plain text for the model, plus optional sources, files and images. */
 export interface ToolOutput {
   output: string;
   sources?: Source[];
   attachments?: ToolAttachment[];
+  images?: ToolImage[];
 }
 
 /** Everything a tool may use from outside; injected so tests are deterministic. */
@@ -47,6 +54,8 @@ export interface ToolContext {
    * said in a channel reaches only those who can read it. Absent: everything is visible (the terminal).
    */
   canViewChannel?: (channelId: string) => boolean | Promise<boolean>;
+  /** Tells the people watching how far a long call has got (e.g. `3/5`); shown on the call's step line. */
+  progress?: (text: string) => void;
 }
 
 export interface ToolDefinition<Args = any> {
@@ -56,6 +65,11 @@ export interface ToolDefinition<Args = any> {
   description: string;
   /** Validates the arguments; also the source of the JSON schema offered to the model. */
   parameters: z.ZodType<Args>;
+  /**
+   * A JSON Schema offered to the model instead of the one made from `parameters`, for tools whose
+   * schema comes from elsewhere (an MCP server's `inputSchema`); `parameters` then only checks the shape.
+   */
+  inputSchema?: Record<string, unknown>;
   /**
    * Text protocol: the parameter that a plain `Action: tool: input` fills. Input that is a JSON
    * object is read as the full argument object instead. Empty input gives `{}`.
@@ -67,6 +81,12 @@ export interface ToolDefinition<Args = any> {
   examples?: string[];
   /** Reaches beyond the bot's process (the web): off unless a moderator turns it on. */
   network?: boolean;
+  /** Calls wait for a person's approval unless a moderator says otherwise (tools that may change things elsewhere). */
+  askByDefault?: boolean;
+  /** A fingerprint of what the model is told about the tool (MCP tools): enabling pins it, a change suspends the tool. */
+  fingerprint?: string;
+  /** Where the tool comes from and what it says about itself, for moderators (`/tools list`); none for built-in tools. */
+  provenance?: { source: string; notes: string[] };
   /** Per-tool timeout in ms, overriding the run's default. */
   timeoutMs?: number;
   run(args: Args, ctx: ToolContext): Promise<string | ToolOutput>;

@@ -2,7 +2,7 @@
  * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
-import type { Source, ToolAttachment } from './tool.js';
+import type { Source, ToolAttachment, ToolImage } from './tool.js';
 
 export interface ToolCall {
   id: string;
@@ -137,7 +137,11 @@ export type AgentEvent =
       truncated: boolean;
       /** Files the tool handed back (a chart), to show at this step; absent when none. */
       attachments?: ToolAttachment[];
+      /** Images the tool returned, for people to see (the model gets `output`). */
+      images?: ToolImage[];
     }
+  /** A long tool call's progress as its tool reports it (e.g. `3/5`). */
+  | { type: 'progress'; step: number; callId: string; tool: string; text: string }
   | { type: 'format-reminder'; step: number; text: string }
   /** `attachments`: every file the run's tools handed back, to show with the answer (absent when none). */
   | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff; attachments?: ToolAttachment[] }

@@ -1,6 +1,8 @@
 /**
- * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] "question"`.
+ * Terminal runner: `npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] [--no-mcp] "question"`.
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
+ * The MCP servers of MCP_SERVERS_FILE are connected and their tools offered (the terminal is the
+ * operator's own: no moderator rules apply there); `--no-mcp` leaves them out.
  * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
  * and is offered only when that collection has documents, as in a server. Charts `plot` draws are
  * written to files in --charts (default: the current folder), and each is named as it is written.
@@ -15,9 +17,10 @@ import { checkCollection, openKnowledgeBase, type KnowledgeBase } from '../knowl
 import { askInTerminal, printJson, TerminalPrinter } from './print.js';
 import { describedAttachments, saveAttachments } from './save-files.js';
 
-const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] "question"
+const USAGE = `usage: npm run ask -- [--protocol auto|native|text] [--max-steps N] [--collection NAME] [--charts DIR] [--json] [--step] [--no-mcp] "question"
 --collection: the knowledge base collection search_knowledge reads (a server's id; default "default", as npm run kb).
---charts: the folder charts drawn by plot are written to (default: the current folder).`;
+--charts: the folder charts drawn by plot are written to (default: the current folder).
+--no-mcp: do not start the MCP servers of MCP_SERVERS_FILE (their tools are offered otherwise).`;
 
 async function main(): Promise<number> {
   const line = readCommandLine(
@@ -30,6 +33,7 @@ async function main(): Promise<number> {
         charts: { type: 'string', default: '.' },
         json: { type: 'boolean', default: false },
         step: { type: 'boolean', default: false },
+        'no-mcp': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     },
@@ -60,7 +64,16 @@ async function main(): Promise<number> {
   if (!config) return 2;
 
   const knowledge = await openKnowledge(config);
-  const { engine, close } = await createCore(config, {}, { knowledge });
+  // An MCP server that cannot start is said on stderr; the question is answered without its tools.
+  const mcpLogger = {
+    info: () => undefined,
+    debug: () => undefined,
+    warn: (fields: Record<string, unknown>, message: string) => {
+      const where = [fields.server, ...(Array.isArray(fields.servers) ? fields.servers : [])].filter(Boolean).join(', ');
+      console.error(`MCP: ${message} (${where}${fields.err ? `: ${describeError(fields.err)}` : ''})`);
+    },
+  };
+  const { engine, close } = await createCore(config, {}, { knowledge, noMcp: values['no-mcp'], logger: mcpLogger });
   const allowed = new Set(engine.tools.map((t) => t.name));
   if (!knowledge || !(await hasDocuments(knowledge, values.collection))) allowed.delete('search_knowledge');
   const controller = new AbortController();

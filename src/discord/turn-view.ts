@@ -8,6 +8,7 @@ import { formatMs } from '../duration.js';
 import type { DisplayLevel } from '../policy/index.js';
 import type { AnswerStream } from './answer-stream.js';
 import { formatStep } from './format-steps.js';
+import type { FileOut } from './message-mirror.js';
 import type { StepLog } from './step-log.js';
 import { filesCaption, filesOut } from './tool-files.js';
 
@@ -27,6 +28,8 @@ export class TurnView<H> {
   /** When the run started, once the "waiting for the model" line went up (it carries Stop). */
   private waitingSince: number | undefined;
   private modelStarted = false;
+  /** Each call's line while it runs, by call id (progress is added to it). */
+  private readonly actions = new Map<string, string>();
 
   constructor(
     private readonly steps: StepLog<H>,
@@ -76,7 +79,37 @@ export class TurnView<H> {
         this.takeBackAnswer(event.step);
         this.steps.settle(thoughtKey(event.step), formatStep(event, this.display));
         return;
-      case 'action':
+      case 'action': {
+        this.takeBackAnswer(event.step);
+        this.typing.stop();
+        // Live until its result, so a long call's progress can update the line.
+        const text = formatStep(event, this.display);
+        if (text) {
+          this.actions.set(event.callId, text);
+          this.steps.live(callKey(event.callId), text);
+        }
+        return;
+      }
+      case 'progress': {
+        const text = this.actions.get(event.callId);
+        if (text) this.steps.live(callKey(event.callId), `${text} ⏳ ${event.text.replace(/\s+/g, ' ').slice(0, 80)}`);
+        return;
+      }
+      case 'observation': {
+        const text = this.actions.get(event.callId);
+        if (text) this.steps.settle(callKey(event.callId), text);
+        this.actions.delete(event.callId);
+        this.append(event);
+        if (this.display === 'answer') return;
+        // A chart a tool drew shows at its step (and with the answer, even when steps are hidden).
+        if (event.attachments) {
+          const charts = filesOut(event.attachments);
+          this.steps.attach(filesCaption(event.tool, charts), charts);
+        }
+        const images = event.images ? imageFiles(event.tool, event.images) : [];
+        if (images.length) this.steps.attach(`-# 🖼️ ${event.tool} returned ${images.length === 1 ? 'an image' : `${images.length} images`}`, images);
+        return;
+      }
       case 'format-reminder':
         this.takeBackAnswer(event.step);
         this.typing.stop();
@@ -88,11 +121,6 @@ export class TurnView<H> {
         return;
       default:
         this.append(event);
-        // A chart a tool drew shows at its step (and with the answer, even when steps are hidden).
-        if (event.type === 'observation' && event.attachments && this.display !== 'answer') {
-          const files = filesOut(event.attachments);
-          this.steps.attach(filesCaption(event.tool, files), files);
-        }
     }
   }
 
@@ -112,6 +140,28 @@ const WAITING_KEY = 'waiting-for-model';
 
 function thoughtKey(step: number): string {
   return `thought:${step}`;
+}
+
+function callKey(callId: string): string {
+  return `call:${callId}`;
+}
+
+const IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+/** Most images, and largest image, shown for one call (Discord's upload limit is per message). */
+const IMAGES_SHOWN = 4;
+const IMAGE_MAX_BYTES = 2_000_000;
+
+/** A tool's images as files for the thread: only types Discord shows inline, at most a few, none too large. */
+function imageFiles(tool: string, images: ReadonlyArray<{ mimeType: string; data: string }>): FileOut[] {
+  const files: FileOut[] = [];
+  for (const image of images) {
+    const ext = IMAGE_TYPES[image.mimeType.toLowerCase()];
+    if (!ext || files.length >= IMAGES_SHOWN) continue;
+    const data = Buffer.from(image.data, 'base64');
+    if (data.length === 0 || data.length > IMAGE_MAX_BYTES) continue;
+    files.push({ name: `${tool.replace(/[^A-Za-z0-9_-]/g, '_')}-${files.length + 1}.${ext}`, data, description: `An image returned by ${tool}` });
+  }
+  return files;
 }
 
 /** A typing indicator over a `typing()` call: shown after `delayMs` of silence, renewed while it lasts. */

@@ -16,11 +16,15 @@ export interface MetricsSources {
   queueThreads?: () => number;
   /** Runs in progress (RunRegistry.size). */
   runsActive?: () => number;
+  /** Each MCP server and its state (connecting, ready, restarting, closed). */
+  mcpServers?: () => ReadonlyArray<{ name: string; state: string }>;
 }
 
 export interface MetricsOptions extends MetricsSources {
   /** Tool names the bot has: any other name a model invents is counted as "unknown", so labels stay few. */
   tools: readonly string[];
+  /** Tools that join later (MCP servers'): counted under their own name too. */
+  isTool?: (name: string) => boolean;
   /** Labels on every series (the shard id when sharded). */
   defaultLabels?: Record<string, string>;
   /** Node's process metrics (CPU, memory, event loop lag). Default true. */
@@ -43,6 +47,8 @@ export interface Metrics {
    * e.g. "member-daily-runs"). Counted as `threadwise_limit_refusals_total{limit}`.
    */
   countLimitRefusal(limit: string): void;
+  /** One call to an MCP server's tool: `ok`, `error` (the tool or the server failed) or `unavailable` (server down). */
+  countMcpCall(server: string, outcome: string): void;
   /** The exposition text, as `/metrics` serves it. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -56,7 +62,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   if (options.defaultLabels) registry.setDefaultLabels(options.defaultLabels);
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const known = new Set(options.tools);
-  const toolLabel = (name: string) => (known.has(name) ? name : 'unknown');
+  const toolLabel = (name: string) => (known.has(name) || options.isTool?.(name) ? name : 'unknown');
   const registers = [registry];
 
   const runs = new Counter({ name: 'threadwise_runs_total', help: 'Finished runs, by why they ended.', labelNames: ['reason'], registers });
@@ -70,6 +76,20 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const modelErrors = new Counter({ name: 'threadwise_model_errors_total', help: 'Failed model requests, by kind (rate-limit, server, timeout, connection, auth, ...).', labelNames: ['kind'], registers });
   const acks = new Histogram({ name: 'threadwise_interaction_ack_seconds', help: 'From an interaction reaching the bot to its first response.', labelNames: ['kind'], buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5], registers });
   const refusals = new Counter({ name: 'threadwise_limit_refusals_total', help: 'Requests refused by a usage limit, by limit.', labelNames: ['limit'], registers });
+  const mcpCalls = new Counter({ name: 'threadwise_mcp_calls_total', help: 'Calls to MCP servers\' tools, by server and outcome (ok, error, unavailable).', labelNames: ['server', 'outcome'], registers });
+  const mcpServers = options.mcpServers;
+  if (mcpServers) {
+    new Gauge({
+      name: 'threadwise_mcp_server_up',
+      help: 'MCP servers by state: 1 for the state each server is in now.',
+      labelNames: ['server', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const server of mcpServers()) for (const state of ['connecting', 'ready', 'restarting', 'closed']) this.set({ server: server.name, state }, server.state === state ? 1 : 0);
+      },
+    });
+  }
   gauge(registry, 'threadwise_queue_waiting', 'Turns waiting for their thread (queue depth).', options.queueWaiting);
   gauge(registry, 'threadwise_queue_threads', 'Threads with a turn running or waiting.', options.queueThreads);
   gauge(registry, 'threadwise_runs_active', 'Runs in progress.', options.runsActive);
@@ -106,6 +126,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
     countLimitRefusal(limit) {
       refusals.inc({ limit });
+    },
+    countMcpCall(server, outcome) {
+      mcpCalls.inc({ server, outcome });
     },
     text: () => registry.metrics(),
   };

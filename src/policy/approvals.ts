@@ -6,7 +6,7 @@
  * `ask` wins, as deny does for access: a cautious role is never undone by another.
  */
 import type { GuildSettings } from '../state/guild-settings-schema.js';
-import { resolveToolAccess, type AccessScope, type AccessSource } from './resolve-access.js';
+import { resolveToolAccess, type AccessScope, type AccessSource, type PolicyTool } from './resolve-access.js';
 
 export type ApprovalMode = 'ask' | 'auto';
 
@@ -16,14 +16,24 @@ export interface ApprovalVerdict {
   source: AccessSource;
 }
 
-/** Whether calls to `tool` by a run in `scope` wait for Approve. */
-export function approvalMode(settings: Pick<GuildSettings, 'approvalRules'>, scope: AccessScope, tool: string): ApprovalVerdict {
-  const [verdict] = resolveToolAccess({ toolRules: settings.approvalRules ?? [] }, scope, [{ name: tool }]);
+/**
+ * Whether calls to `tool` by a run in `scope` wait for Approve. The default is `auto`, or `ask` for a
+ * tool that says `askByDefault` (an MCP tool its server does not mark read-only).
+ */
+export function approvalMode(settings: Pick<GuildSettings, 'approvalRules'>, scope: AccessScope, tool: string | Pick<PolicyTool, 'name' | 'askByDefault'>): ApprovalVerdict {
+  const { name, askByDefault } = typeof tool === 'string' ? { name: tool, askByDefault: false } : tool;
+  // The default of an approval rule set is "allowed" (auto); `network` turns it to "not allowed" (ask).
+  const [verdict] = resolveToolAccess({ toolRules: settings.approvalRules ?? [] }, scope, [{ name, network: askByDefault === true }]);
   return { mode: verdict!.enabled ? 'auto' : 'ask', source: verdict!.source };
 }
 
 /** The tools among `tools` that wait for approval in `scope`. */
-export function toolsNeedingApproval(settings: Pick<GuildSettings, 'approvalRules'>, scope: AccessScope, tools: readonly string[]): string[] {
-  if (!settings.approvalRules?.length) return [];
-  return tools.filter((tool) => approvalMode(settings, scope, tool).mode === 'ask');
+export function toolsNeedingApproval(
+  settings: Pick<GuildSettings, 'approvalRules'>,
+  scope: AccessScope,
+  tools: ReadonlyArray<string | Pick<PolicyTool, 'name' | 'askByDefault'>>,
+): string[] {
+  const named = tools.map((t) => (typeof t === 'string' ? { name: t } : t));
+  if (!settings.approvalRules?.length && !named.some((t) => t.askByDefault)) return [];
+  return named.filter((tool) => approvalMode(settings, scope, tool).mode === 'ask').map((t) => t.name);
 }

@@ -3,12 +3,13 @@
  * channel shows and how many steps a run gets, and the audit trail of moderators' changes. Rule logic
  * only: no discord.js; the commands in `commands/` and the turn in `src/discord/` call it.
  */
-export { createToolPolicy, type AllowedTools } from './tool-policy.js';
+export { createToolPolicy, type AllowedTools, type SuspendedTool } from './tool-policy.js';
 export { offerOnlyWhere } from './offer-where.js';
 export {
   enabledByDefault,
   safeToolNames,
   enabledToolNames,
+  pinMismatch,
   resolveToolAccess,
   ruleLocation,
   type AccessScope,

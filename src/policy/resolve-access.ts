@@ -15,8 +15,15 @@ import type { ToolRule } from '../state/guild-settings-schema.js';
 /** What a tool must say about itself for the built-in default. */
 export interface PolicyTool {
   name: string;
-  /** Reaches beyond the bot's process (the web): off until a moderator turns it on. */
+  /** Reaches beyond the bot's process (the web, an MCP server): off until a moderator turns it on. */
   network?: boolean;
+  /** Calls wait for approval until a moderator says `auto` (MCP tools not marked read-only). */
+  askByDefault?: boolean;
+  /**
+   * What the model is told about the tool, as a fingerprint (MCP tools). Enabling pins it; while the
+   * tool differs from the pin it is suspended (see `pinMismatch`).
+   */
+  fingerprint?: string;
 }
 
 /**
@@ -106,6 +113,15 @@ export function resolveToolAccess(
     if (!deciding) return { tool: tool.name, network, ...location };
     return { tool: tool.name, network, enabled: deciding.allow, source: 'role', rule: deciding, overridden: location };
   });
+}
+
+/**
+ * Whether a tool is suspended in a guild: it has a fingerprint (it comes from outside) and that is not
+ * the one pinned when a moderator last enabled it, because its server changed its name, description or
+ * schema since (or it was never enabled through `/tools enable`).
+ */
+export function pinMismatch(settings: { toolPins?: Record<string, string> }, tool: PolicyTool): boolean {
+  return tool.fingerprint !== undefined && settings.toolPins?.[tool.name] !== tool.fingerprint;
 }
 
 /** Just the names of the enabled tools. */

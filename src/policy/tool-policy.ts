@@ -1,15 +1,24 @@
 /**
  * The `allowedTools(scope)` function for BotContext: reads the guild's settings on every call (the
  * engine asks before every step, so a moderator's change applies on the next step of a running run)
- * and resolves them with `resolveToolAccess`.
+ * and resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
+ * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change.
  */
 import type { RunScope } from './channel-settings.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsStore } from '../state/index.js';
-import { enabledToolNames, resolveToolAccess, safeToolNames, type PolicyTool } from './resolve-access.js';
+import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from './resolve-access.js';
 
 /** What BotContext calls: the tools a run in this scope may use right now. */
 export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
+
+/** A tool held back in a guild because it changed since a moderator enabled it. */
+export interface SuspendedTool {
+  guildId: string;
+  tool: string;
+  /** Where moderators read about changes (the guild's log channel), if set. */
+  logChannelId?: string;
+}
 
 /**
  * Build the policy over a settings store and the toolbox. If the settings cannot be read, a run gets
@@ -20,13 +29,20 @@ export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
  */
 export function createToolPolicy(
   store: Pick<GuildSettingsStore, 'get'>,
-  tools: readonly PolicyTool[],
+  toolList: readonly PolicyTool[] | (() => readonly PolicyTool[]),
   logger: Pick<Logger, 'warn'>,
   clock: () => number = Date.now,
+  onSuspended?: (suspended: SuspendedTool) => void,
 ): AllowedTools {
+  // Tools from MCP servers come and go: read the list on every call when it is a function.
+  const toolsNow = typeof toolList === 'function' ? toolList : () => toolList;
+  // Tools that come and go are never among the safe defaults (they are off by default), so these hold.
+  const tools = toolsNow();
   const safeDefaults: ReadonlySet<string> = new Set(safeToolNames(tools));
   // Outside a guild there are no rules: the built-in defaults are the whole policy.
   const noRules = enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools));
+  /** `guild:tool` → the fingerprint already reported as suspended, so the log channel hears of a change once. */
+  const reported = new Map<string, string>();
   const lastGood = new Map<string, ReadonlySet<string>>();
   const lastWarned = new Map<string, number>();
   const scopeKey = (scope: RunScope) => `${scope.guildId}:${scope.channelId}:${scope.categoryId}:${[...scope.roleIds].sort().join(',')}`;
@@ -50,7 +66,16 @@ export function createToolPolicy(
       }
       return fallback;
     }
-    const allowed = enabledToolNames(resolveToolAccess(settings, scope, tools));
+    const current = toolsNow();
+    const allowed = enabledToolNames(resolveToolAccess(settings, scope, current));
+    for (const tool of current) {
+      if (!allowed.has(tool.name) || !pinMismatch(settings, tool)) continue;
+      allowed.delete(tool.name);
+      const seen = `${scope.guildId}:${tool.name}`;
+      if (reported.get(seen) === tool.fingerprint) continue;
+      reported.set(seen, tool.fingerprint!);
+      onSuspended?.({ guildId: scope.guildId, tool: tool.name, logChannelId: settings.logChannelId });
+    }
     lastGood.set(key, allowed);
     return allowed;
   };

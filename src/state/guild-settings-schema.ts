@@ -71,6 +71,11 @@ export const GuildSettingsSchema = z.looseObject({
    * `ask` (wait for Approve), `allow: true` is `auto`. Same targets and precedence as `toolRules`.
    */
   approvalRules: z.array(ToolRuleSchema).optional(),
+  /**
+   * Tool name → the fingerprint of its name, description and schema when a moderator last enabled it
+   * (MCP tools). A tool whose server changed it since is suspended until enabled again.
+   */
+  toolPins: z.record(z.string(), z.string()).optional(),
   updatedAt: z.number().optional(),
 });
 

@@ -1,0 +1,68 @@
+/**
+ * A `tools/call` result as a tool output: text content as text, structured content as JSON, resource
+ * links as links (and sources when they are web pages), images kept for people to see (the model is
+ * told one is there). `isError` results become errors, so the model gets an error observation.
+ */
+import type { Source, ToolImage, ToolOutput } from '../agent/tool.js';
+
+/** The parts of MCP's `CallToolResult` the bot reads (typed loosely: servers send what they send). */
+export interface CallResult {
+  content?: Array<Record<string, unknown>>;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** Thrown for a result the server marked `isError`: its text is the observation. */
+export class ToolResultError extends Error {}
+
+/** Turn a result into what the engine shows the model and people. */
+export function toToolOutput(result: CallResult): ToolOutput {
+  const lines: string[] = [];
+  const images: ToolImage[] = [];
+  const sources: Source[] = [];
+  for (const item of result.content ?? []) {
+    switch (item.type) {
+      case 'text':
+        lines.push(String(item.text ?? ''));
+        break;
+      case 'image':
+        if (typeof item.data === 'string' && typeof item.mimeType === 'string') images.push({ mimeType: item.mimeType, data: item.data });
+        lines.push(`[image (${String(item.mimeType)}, ${Math.round((String(item.data ?? '').length * 3) / 4 / 1024)} KB): shown to the people in the conversation]`);
+        break;
+      case 'audio':
+        lines.push(`[audio (${String(item.mimeType)}): not shown]`);
+        break;
+      case 'resource_link': {
+        const uri = String(item.uri ?? '');
+        const title = String(item.title ?? item.name ?? uri);
+        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${String(item.description)})` : ''}`);
+        if (/^https?:\/\//i.test(uri)) sources.push({ title, url: uri });
+        break;
+      }
+      case 'resource': {
+        const resource = (item.resource ?? {}) as Record<string, unknown>;
+        if (typeof resource.text === 'string') lines.push(`Resource ${String(resource.uri)}:\n${resource.text}`);
+        else lines.push(`[resource ${String(resource.uri)} (${String(resource.mimeType ?? 'binary')}): not shown]`);
+        break;
+      }
+      default:
+        lines.push(`[${String(item.type)} content: not shown]`);
+    }
+  }
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent);
+    // Servers usually repeat structured content as text for older clients: once is enough.
+    if (!lines.some((l) => sameJson(l, result.structuredContent))) lines.push(json);
+  }
+  const output = lines.join('\n') || '(no output)';
+  if (result.isError) throw new ToolResultError(output);
+  return { output, ...(sources.length ? { sources } : {}), ...(images.length ? { images } : {}) };
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
+}
