@@ -96,42 +96,36 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
   const { turns, logger } = services;
   const name = displayNameOf(interaction.member, interaction.user);
   const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id, messageId: about.messageId };
-  const refuse = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  const scope = scopeOf(interaction, interaction.member);
+  const channel = interaction.channel;
+  const dm = !interaction.guildId || !channel;
+  const inThread = !dm && channel.isThread();
+  // What needs no storage is refused at once, privately: the question, a message that has a thread, a
+  // channel where the bot cannot open or post in one.
+  const problem = turns.checkInput({ scope, text: question }) ?? (dm ? undefined : placeProblem(interaction, about, inThread));
+  if (problem) {
+    if (!dm) logger.warn({ ...logFields, problem }, 'Ask about this message: refused before any model call');
+    return void (await interaction.reply({ content: problem, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }));
+  }
+  // Acknowledged before the limits touch storage; privately, as the refusal or "I am answering in #thread" is for the asker.
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const admission = await turns.admit({
-    scope: scopeOf(interaction, interaction.member),
+    scope,
     author: { id: interaction.user.id, name },
     text: question,
     logFields,
     context: contextOf(about),
     attachments: about.attachments,
   });
-  if (!admission.ok) return void (await refuse(admission.message));
+  if (!admission.ok) return void (await interaction.editReply({ content: admission.message, allowedMentions: NO_MENTIONS }));
   const { turn } = admission;
-  const channel = interaction.channel;
 
-  if (!interaction.guildId || !channel) {
+  if (dm) {
     // A DM (with ALLOW_DMS): no thread; the answer comes through the interaction.
-    await interaction.deferReply();
     await interaction.editReply({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
     await turn.run(interactionTarget(interaction));
     return;
   }
-  if (about.threadId && about.threadId !== channel.id) {
-    turn.cancel();
-    return void (await refuse(`That message already has a thread: <#${about.threadId}>. Ask there with /ask.`));
-  }
-  const inThread = channel.isThread();
-  const missing = missingPermissions(interaction.appPermissions, inThread ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
-  if (missing.length > 0) {
-    turn.cancel();
-    logger.warn({ ...logFields, missing }, 'Ask about this message: cannot open or post in a thread here; refused before any model call');
-    return void (await refuse(missingPermissionsSentence(missing, inThread ? 'answer in this thread' : 'open a thread on that message')));
-  }
-  if (inThread && channel.locked) {
-    turn.cancel();
-    return void (await refuse('This thread is locked, so I cannot answer here.'));
-  }
-  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   try {
     const thread = inThread
       ? channel
@@ -149,6 +143,16 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
     logger.warn({ err: error, ...logFields }, 'Ask about this message: could not open a thread');
     await interaction.editReply({ content: `I could not open a thread on that message: ${error instanceof Error ? error.message : String(error)}. Nothing was asked.` }).catch(() => undefined);
   }
+}
+
+/** Why the bot cannot answer about this message here (checked before anything is stored), or undefined. */
+function placeProblem(interaction: ModalSubmitInteraction, about: AskedAbout, inThread: boolean): string | undefined {
+  const channel = interaction.channel!;
+  if (about.threadId && about.threadId !== channel.id) return `That message already has a thread: <#${about.threadId}>. Ask there with /ask.`;
+  const missing = missingPermissions(interaction.appPermissions, inThread ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
+  if (missing.length > 0) return missingPermissionsSentence(missing, inThread ? 'answer in this thread' : 'open a thread on that message');
+  if (inThread && channel.isThread() && channel.locked) return 'This thread is locked, so I cannot answer here.';
+  return undefined;
 }
 
 async function runIn(interaction: ModalSubmitInteraction, turn: AdmittedTurn, thread: Parameters<typeof threadTarget>[0], announced: Message): Promise<void> {

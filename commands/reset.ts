@@ -68,9 +68,11 @@ export const reset: Command = {
       await interaction.reply({ content, flags: MessageFlags.Ephemeral });
       return;
     }
+    // Acknowledge before reading or writing storage (the thread's memory and starter).
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const refused = await refusal(interaction, channel.id, ctx).catch((error) => `I could not read this thread's memory (${describeError(error)}). Nothing was changed.`);
     if (refused) {
-      await interaction.reply({ content: refused, flags: MessageFlags.Ephemeral });
+      await interaction.editReply({ content: refused });
       return;
     }
     const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
@@ -78,10 +80,9 @@ export const reset: Command = {
       new ButtonBuilder().setCustomId(`${PREFIX}cancel`).setLabel('Cancel').setStyle(ButtonStyle.Secondary),
     );
     const busy = ctx.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
-    await interaction.reply({
+    await interaction.editReply({
       content: `Forget everything said in this thread so far? I will answer the next message as if the thread were new.${busy}`,
       components: [row],
-      flags: MessageFlags.Ephemeral,
     });
   },
 

@@ -13,22 +13,29 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
+
 /** The part of a worker the calculator pool uses, over a child process's IPC channel. */
 export class ProcessWorker extends EventEmitter {
   private readonly exited: Promise<number>;
   private stderrTail = '';
+  /** V8 said it ran out of heap: remembered as it is written, since the report that follows can be long. */
+  private outOfMemory = false;
 
   constructor(private readonly child: ChildProcess) {
     super();
     child.on('message', (message) => this.emit('message', message));
     child.on('error', (error) => this.emit('error', error));
     child.stderr?.on('data', (chunk: Buffer) => {
+      // Matched over the tail plus the new chunk, so a phrase split across two chunks is still found.
+      const recent = this.stderrTail.slice(-100) + chunk.toString('utf8');
+      if (OUT_OF_MEMORY.test(recent)) this.outOfMemory = true;
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-2000);
     });
     this.exited = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
         // V8 aborts a process that runs out of heap; say so in the shape the host already knows.
-        if (/heap out of memory|Reached heap limit/i.test(this.stderrTail)) {
+        if (this.outOfMemory) {
           this.emit('error', Object.assign(new Error('calculator ran out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
         } else if (code !== 0 && signal !== 'SIGKILL') {
           this.emit('error', new Error(`calculator process ended (${signal ?? `code ${code}`}): ${this.stderrTail.trim().slice(-300)}`));
