@@ -120,8 +120,9 @@ export interface OpsConfig {
    * keeps its own limiter (a single process, or to compare).
    */
   restProxy: 'auto' | 'off' | { url: string };
-  /** REST_PROXY_PORT: where `npm run rest-proxy` listens. Default 8080. */
+  /** REST_PROXY_PORT and REST_PROXY_HOST: where `npm run rest-proxy` listens. Default 8080 on 127.0.0.1. */
   restProxyPort: number;
+  restProxyHost: string;
   /** OTEL_EXPORTER_OTLP_ENDPOINT set: each run exported as a trace over OTLP/HTTP. */
   traces?: TracesConfig;
 }
@@ -315,7 +316,7 @@ function optionalPositive(value: number): number | undefined {
 
 function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[]): OpsConfig {
   const healthPort = read.string('HEALTH_PORT') === undefined ? undefined : read.int('HEALTH_PORT', 0, 0, 65_535);
-  const ops: OpsConfig = { healthPort, healthHost: read.string('HEALTH_HOST') ?? '127.0.0.1', restProxy: 'auto', restProxyPort: 8080 };
+  const ops: OpsConfig = { healthPort, healthHost: read.string('HEALTH_HOST') ?? '127.0.0.1', restProxy: 'auto', restProxyPort: 8080, restProxyHost: '127.0.0.1' };
   // Inside a shard process discord.js's ShardingManager has set SHARDING_MANAGER, SHARDS (this shard's
   // id, replacing the user's value) and SHARD_COUNT; the discord.js client reads them itself too.
   if (env.SHARDING_MANAGER === 'true' && env.SHARD_COUNT !== undefined) {
@@ -363,6 +364,7 @@ function readScale(read: EnvReader, ops: OpsConfig, problems: string[]): void {
     else problems.push('DISCORD_REST_PROXY may also be auto or off.');
   }
   ops.restProxyPort = read.int('REST_PROXY_PORT', 8080, 1, 65_535);
+  ops.restProxyHost = read.string('REST_PROXY_HOST') ?? '127.0.0.1';
   const endpoint = read.url('OTEL_EXPORTER_OTLP_ENDPOINT');
   const captureContent = read.bool('OTEL_CAPTURE_CONTENT', false);
   if (endpoint) ops.traces = { endpoint: endpoint.replace(/\/+$/, ''), serviceName: read.string('OTEL_SERVICE_NAME') ?? 'threadwise', captureContent };

@@ -17,12 +17,12 @@ const problems = (env: Record<string, string>): string[] => {
 
 describe('configuration for deployment', () => {
   it('runs one process with no health server by default', () => {
-    expect(load(base).ops).toEqual({ healthHost: '127.0.0.1', healthPort: undefined, restProxy: 'auto', restProxyPort: 8080 });
+    expect(load(base).ops).toEqual({ healthHost: '127.0.0.1', healthPort: undefined, restProxy: 'auto', restProxyPort: 8080, restProxyHost: '127.0.0.1' });
   });
 
   it('reads the health server and shard settings', () => {
     const ops = load({ ...base, HEALTH_PORT: '9464', HEALTH_HOST: '0.0.0.0', SHARDS: 'auto', KEYV_URL: 'redis://127.0.0.1:6379' }).ops;
-    expect(ops).toEqual({ healthPort: 9464, healthHost: '0.0.0.0', shards: 'auto', restProxy: 'auto', restProxyPort: 8080 });
+    expect(ops).toEqual({ healthPort: 9464, healthHost: '0.0.0.0', shards: 'auto', restProxy: 'auto', restProxyPort: 8080, restProxyHost: '127.0.0.1' });
     expect(load({ ...base, SHARDS: '4', KEYV_URL: 'postgres://u@h/db' }).ops.shards).toBe(4);
   });
 
