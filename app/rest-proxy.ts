@@ -6,10 +6,11 @@
  * and the global limit live in one place. The proxy passes each caller's Authorization header on and
  * holds no token of its own.
  *
- * `@discordjs/rest` counts the global limit in fixed one-second windows, which can let close to twice
- * the limit through across a window's edge; the gate below also keeps every sliding second (with a
- * margin for the network's jitter) to the limit, at the point where requests leave for Discord.
- * Interaction endpoints are exempt from Discord's global limit and skip the gate.
+ * The global limit is kept by the gate below, at the point where requests leave for Discord: at most
+ * 50 in every sliding second (with a margin for the network's jitter). `@discordjs/rest`'s own counts
+ * fixed one-second windows, which can let close to twice the limit through across a window's edge,
+ * and counts the interaction webhooks too. Interaction endpoints are exempt from Discord's global
+ * limit and skip the gate.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +28,7 @@ export interface RestProxyOptions {
   logger: Logger;
   /** Requests per sliding second sent on, interaction endpoints apart. Default 50, Discord's global limit. */
   perSecond?: number;
-  /** The sliding window, a little over a second so the network's jitter cannot squeeze 51 into one. Default 1,050 ms. */
+  /** The window the limit counts. Default 1,000 ms. */
   windowMs?: number;
 }
 
@@ -45,21 +46,40 @@ export function isInteractionEndpoint(url: string): boolean {
   return /^\/interactions\/\d+\/[^/]+\/callback/.test(path) || /^\/webhooks\/\d+\/[^/]+/.test(path);
 }
 
+/**
+ * `proxyRequests` hands the incoming request itself to undici as the body. A stream can be sent once,
+ * and @discordjs/rest retries after a 429 or a 5xx: the retry would go out empty (Discord: "Cannot
+ * send an empty message"). So the body is read first, and the request handed on as that Buffer,
+ * which can be sent again, carrying the method, URL and headers proxyRequests reads.
+ */
+async function replayable(req: http.IncomingMessage): Promise<http.IncomingMessage> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  return Object.assign(body, { method: req.method, url: req.url, headers: req.headers }) as unknown as http.IncomingMessage;
+}
+
 /** Start the proxy; resolves once it listens. */
 export async function startRestProxy(options: RestProxyOptions): Promise<RestProxy> {
-  const gate = new SlidingWindowGate(options.perSecond ?? 50, options.windowMs ?? 1_050);
+  const gate = new SlidingWindowGate(options.perSecond ?? 50, options.windowMs ?? 1_000);
   const sent = { total: 0, limited: 0 };
   const rest = new REST({
     ...(options.apiBaseUrl ? { api: options.apiBaseUrl.replace(/\/+$/, '') } : {}),
     // Callers queue here behind the whole bot's traffic: give a request time to wait its turn.
     timeout: 60_000,
+    // The gate below is the global limit: @discordjs/rest's own would also count the interaction
+    // webhooks, which Discord does not, and halve the bot's budget for everything else.
+    globalRequestsPerSecond: 10_000,
     async makeRequest(url, init) {
       sent.total++;
-      if (!isInteractionEndpoint(url)) {
-        sent.limited++;
-        await gate.take();
+      if (isInteractionEndpoint(url)) return DefaultRestOptions.makeRequest(url, init);
+      sent.limited++;
+      const done = await gate.take();
+      try {
+        return await DefaultRestOptions.makeRequest(url, init);
+      } finally {
+        done();
       }
-      return DefaultRestOptions.makeRequest(url, init);
     },
   });
   rest.on('rateLimited', (info) => options.logger.debug({ route: info.route, global: info.global, waitMs: info.timeToReset }, 'REST proxy: waiting for a rate limit'));
@@ -69,11 +89,15 @@ export async function startRestProxy(options: RestProxyOptions): Promise<RestPro
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
       return;
     }
-    Promise.resolve(forward(req, res)).catch((error: unknown) => {
-      options.logger.error({ err: error, method: req.method, url: req.url }, 'REST proxy: request failed');
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: 'REST proxy: the request could not be forwarded', code: 0 }));
-    });
+    res.on('error', (error) => options.logger.warn({ err: error, url: req.url }, 'REST proxy: could not answer the caller'));
+    void replayable(req)
+      .then((request) => forward(request, res))
+      .catch((error: unknown) => {
+        options.logger.error({ err: error, method: req.method, url: req.url }, 'REST proxy: request failed');
+        if (res.writableEnded) return;
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'REST proxy: the request could not be forwarded', code: 0 }));
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -98,6 +98,9 @@ export async function askBurst(world: ScaleWorld, model: FakeOpenAIServer, count
   while (answered().size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
   const seconds = (performance.now() - started) / 1000;
   const threads = [...answered()];
-  if (threads.length < count) throw new Error(`${threads.length} of ${count} questions answered within ${timeoutMs} ms`);
+  if (threads.length < count) {
+    const expired = fake.interactions.filter((i) => i.expired).length;
+    throw new Error(`${threads.length} of ${count} questions answered within ${timeoutMs} ms (${expired} interactions not acknowledged in time)`);
+  }
   return { threads, seconds };
 }
