@@ -9,6 +9,7 @@ import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
 import { benchDeploy } from './deploy.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
+import { benchScale } from './scale.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -24,6 +25,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['knowledge-offer', () => benchKnowledgeOffer()],
   ['discord', () => benchDiscord()],
   ['deploy', () => benchDeploy()],
+  ['scale', () => benchScale()],
 ];
 
 for (const [name, run] of sections) {
