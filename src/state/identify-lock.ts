@@ -59,8 +59,16 @@ export async function openIdentifyLock(url: string, name: string): Promise<Ident
     };
   }
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await pool.query(`CREATE TABLE IF NOT EXISTS threadwise_identify_turns (
-    name TEXT NOT NULL, bucket INTEGER NOT NULL, until TIMESTAMPTZ NOT NULL, PRIMARY KEY (name, bucket))`);
+  try {
+    await pool.query(`CREATE TABLE IF NOT EXISTS threadwise_identify_turns (
+      name TEXT NOT NULL, bucket INTEGER NOT NULL, until TIMESTAMPTZ NOT NULL, PRIMARY KEY (name, bucket))`);
+  } catch (error) {
+    // Two shards creating the table at the same moment: one wins, the other sees a duplicate (23505, 42P07).
+    if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) {
+      await pool.end();
+      throw error;
+    }
+  }
   return {
     async claim(bucket, ms) {
       // One statement: the row is taken only when absent or its turn is over, so two hosts cannot both win.
