@@ -55,9 +55,9 @@ export function botEnv(fake: FakeDiscord, model: FakeOpenAIServer, extra: Record
   };
 }
 
-/** `npm start` from an empty directory (tsx app/main.ts), as a host runs it. */
-export function startHost(env: Record<string, string>): BotProcess {
-  return startBotProcess(TSX, [path.join(ROOT, 'app', 'main.ts')], { cwd: tempDir('scale'), env });
+/** `npm start` from an empty directory (tsx app/main.ts), as a host runs it. The bench gives its own directory (no test hooks there). */
+export function startHost(env: Record<string, string>, cwd?: string): BotProcess {
+  return startBotProcess(TSX, [path.join(ROOT, 'app', 'main.ts')], { cwd: cwd ?? tempDir('scale'), env });
 }
 
 /** `npm run rest-proxy` on a free port; resolves with the process and the URL for DISCORD_REST_PROXY. */
