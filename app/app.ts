@@ -25,6 +25,8 @@ import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import { approvalMode, channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
+import { scaleParts } from './scale.js';
+import { startTelemetry } from './telemetry.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides {
@@ -85,9 +87,13 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   // The metrics need the tool list the core builds, and the core's model reports to the metrics.
   let metrics!: Metrics;
   const modelObserver = { observeModelRequest: (seconds: number, kind?: string) => metrics.observeModelRequest(seconds, kind) };
+  // Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set); the REST proxy and spaced logins of a shard.
+  const telemetry = config.ops.traces ? await startTelemetry(config.ops.traces, shard) : undefined;
+  const tracer = telemetry?.tracer;
+  const scale = await scaleParts(config, tracer);
   // web_search counts each server's searches in the usage store, opened below (searches run only after start-up).
   const searchAllowance = (guildId: string | null, max: number) => limiter.takeDaily('web_search', guildId, max);
-  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(model, modelObserver) }, {
+  const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(tracer ? tracer.wrapModel(model) : model, modelObserver) }, {
     knowledge: knowledge?.services.base,
     searchAllowance,
     logger,
@@ -190,7 +196,11 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       logger,
       now,
       attachments,
-      onEvent: (event) => metrics.observeEvent(event),
+      onEvent: (event) => {
+        metrics.observeEvent(event);
+        tracer?.observe(event);
+      },
+      traceRun: tracer?.traceRun,
       onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
       approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, modeOf: approvalModeOf, guildSettings: storage.guildSettings },
     }),
@@ -229,6 +239,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
             if (!bot?.gatewayReady()) throw new Error(bot ? 'not connected to Discord (reconnecting, or closed)' : 'connecting to Discord');
           },
           storage: () => storage.ping(),
+          ...scale.checks,
         },
       });
     }
@@ -237,12 +248,15 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       apiBaseUrl: config.discord.apiBaseUrl,
       commands,
       onAcknowledged: (kind, seconds) => metrics.observeAcknowledgement(kind, seconds),
+      client: scale.client,
     });
   } catch (error) {
     await health?.close();
     await core.close();
     await knowledge?.close();
     await storage.close();
+    await scale.close();
+    await telemetry?.shutdown();
     throw error;
   }
   const running = bot;
@@ -268,6 +282,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       await core.close();
       await knowledge?.close();
       await storage.close();
+      await scale.close();
+      await telemetry?.shutdown();
     },
   };
 }

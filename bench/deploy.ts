@@ -84,7 +84,8 @@ async function throughput(install: CompiledInstall, shards: number, runs: number
   fake.addMember({ guildId: second.id, userId: fake.defaults.userId });
   const channels = [fake.defaults.channelId, fake.addChannel({ guildId: second.id, name: 'questions' }).id];
   const bot = startBotProcess(process.execPath, ['dist/app/main.js'], {
-    cwd: install.dir, env: baseEnv(fake, model, { KEYV_URL: REDIS_URL, SHARDS: String(shards), LOG_LEVEL: 'warn' }),
+    // Without the REST proxy, as before it existed: each process's own limiter (`npm run bench -- scale` measures the proxy).
+    cwd: install.dir, env: baseEnv(fake, model, { KEYV_URL: REDIS_URL, SHARDS: String(shards), LOG_LEVEL: 'warn', DISCORD_REST_PROXY: 'off' }),
   });
   try {
     await fake.waitFor((e) => e.kind === 'gateway' && e.action === 'ready' && fake.identifies.length === shards, 90_000);

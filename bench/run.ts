@@ -12,6 +12,7 @@ import { benchTeam } from './team.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { benchPlot } from './plot.js';
 import { benchMcp } from './mcp.js';
+import { benchScale } from './scale.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -30,6 +31,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['discord', () => benchDiscord()],
   ['team', () => benchTeam()],
   ['deploy', () => benchDeploy()],
+  ['scale', () => benchScale()],
 ];
 
 for (const [name, run] of sections) {

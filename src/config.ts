@@ -127,6 +127,29 @@ export interface OpsConfig {
   shards?: 'auto' | number;
   /** Set inside a process the ShardingManager started: which shard this is, of how many. */
   shard?: { id: number; count: number };
+  /** SHARD_IDS: the shards this host runs, of SHARD_COUNT in all (several hosts split them). Unset: all. */
+  shardIds?: number[];
+  /**
+   * DISCORD_REST_PROXY: where every REST call goes. `auto` (unset): a manager running more than one
+   * shard starts one proxy for them; a URL: that proxy (several hosts share one); `off`: each process
+   * keeps its own limiter (a single process, or to compare).
+   */
+  restProxy: 'auto' | 'off' | { url: string };
+  /** REST_PROXY_PORT and REST_PROXY_HOST: where `npm run rest-proxy` listens. Default 8080 on 127.0.0.1. */
+  restProxyPort: number;
+  restProxyHost: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT set: each run exported as a trace over OTLP/HTTP. */
+  traces?: TracesConfig;
+}
+
+/** Traces (OpenTelemetry, OTLP/HTTP JSON). */
+export interface TracesConfig {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; spans go to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME. Default `threadwise`. */
+  serviceName: string;
+  /** OTEL_CAPTURE_CONTENT: put questions, answers, tool arguments and results on spans. Default false. */
+  captureContent: boolean;
 }
 
 /** MCP servers whose tools the bot offers (issue 22). */
@@ -355,7 +378,7 @@ function optionalPositive(value: number): number | undefined {
 
 function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[]): OpsConfig {
   const healthPort = read.string('HEALTH_PORT') === undefined ? undefined : read.int('HEALTH_PORT', 0, 0, 65_535);
-  const ops: OpsConfig = { healthPort, healthHost: read.string('HEALTH_HOST') ?? '127.0.0.1' };
+  const ops: OpsConfig = { healthPort, healthHost: read.string('HEALTH_HOST') ?? '127.0.0.1', restProxy: 'auto', restProxyPort: 8080, restProxyHost: '127.0.0.1' };
   // Inside a shard process discord.js's ShardingManager has set SHARDING_MANAGER, SHARDS (this shard's
   // id, replacing the user's value) and SHARD_COUNT; the discord.js client reads them itself too.
   if (env.SHARDING_MANAGER === 'true' && env.SHARD_COUNT !== undefined) {
@@ -376,6 +399,7 @@ function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[])
       else problems.push(`SHARDS must be auto or a whole number from 1 to 10000 (got "${raw}").`);
     }
   }
+  readScale(read, ops, problems);
   const local = /^(sqlite|memory):/i.exec(keyvUrl)?.[1]?.toLowerCase();
   if (ops.shards !== undefined && local) {
     const why = local === 'memory' ? 'memory: lives and dies inside one process' : 'a SQLite file belongs to one machine';
@@ -389,6 +413,56 @@ function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[])
     problems.push(`HEALTH_PORT ${healthPort} plus one port per shard goes past 65535: choose a lower HEALTH_PORT.`);
   }
   return ops;
+}
+
+/** SHARD_COUNT and SHARD_IDS (a manager's, not a shard's), DISCORD_REST_PROXY and the OTEL_ variables. */
+function readScale(read: EnvReader, ops: OpsConfig, problems: string[]): void {
+  const proxy = read.string('DISCORD_REST_PROXY');
+  if (proxy === undefined || proxy.toLowerCase() === 'auto') ops.restProxy = 'auto';
+  else if (proxy.toLowerCase() === 'off') ops.restProxy = 'off';
+  else {
+    const url = read.url('DISCORD_REST_PROXY');
+    if (url) ops.restProxy = { url: url.replace(/\/+$/, '') };
+    else problems.push('DISCORD_REST_PROXY may also be auto or off.');
+  }
+  ops.restProxyPort = read.int('REST_PROXY_PORT', 8080, 1, 65_535);
+  ops.restProxyHost = read.string('REST_PROXY_HOST') ?? '127.0.0.1';
+  const endpoint = read.url('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const captureContent = read.bool('OTEL_CAPTURE_CONTENT', false);
+  if (endpoint) ops.traces = { endpoint: endpoint.replace(/\/+$/, ''), serviceName: read.string('OTEL_SERVICE_NAME') ?? 'threadwise', captureContent };
+  if (ops.shard) return;
+  const rawCount = read.string('SHARD_COUNT');
+  const rawIds = read.string('SHARD_IDS');
+  if (rawCount !== undefined) {
+    const count = read.int('SHARD_COUNT', 0, 1, 10_000);
+    if (count === 0) return;
+    if (ops.shards !== undefined && ops.shards !== count) {
+      problems.push(`SHARD_COUNT (${count}, the total over every host) and SHARDS (${String(ops.shards)}) disagree: set only SHARD_COUNT.`);
+    }
+    ops.shards = count;
+    if (rawIds !== undefined) {
+      const ids = parseShardIds(rawIds, count);
+      if (typeof ids === 'string') problems.push(`SHARD_IDS ${ids} (got "${rawIds}"; e.g. 0-3 or 0,2).`);
+      else ops.shardIds = ids;
+    }
+  } else if (rawIds !== undefined) {
+    problems.push('SHARD_IDS needs SHARD_COUNT, the number of shards over every host (e.g. SHARD_COUNT=8 with SHARD_IDS=0-3 on one host and 4-7 on the other).');
+  }
+}
+
+/** `0-3` or `0,2` or `0-1,4`: sorted shard ids below `count`, or what is wrong. */
+export function parseShardIds(raw: string, count: number): number[] | string {
+  const ids = new Set<number>();
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!range) return 'must be shard ids and ranges separated by commas';
+    const from = Number(range[1]);
+    const to = range[2] === undefined ? from : Number(range[2]);
+    if (to < from) return `has a range that runs backwards (${part})`;
+    if (to >= count) return `names shard ${to}, but shard ids run from 0 to ${count - 1} with SHARD_COUNT=${count}`;
+    for (let id = from; id <= to; id++) ids.add(id);
+  }
+  return [...ids].sort((a, b) => a - b);
 }
 
 /**

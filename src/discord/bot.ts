@@ -3,7 +3,7 @@
  * is given and thread messages to follow-ups. `startBot` resolves once the client is ready. The command
  * list comes from the composition root, so this layer never imports `commands/`.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, Status, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOptions, type Interaction } from 'discord.js';
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
 import { isMessageCommand, type AnyCommand, type Command, type MessageCommand } from './command.js';
@@ -24,6 +24,8 @@ export interface BotOptions {
   commands: readonly AnyCommand[];
   /** Told how long each interaction took to get its first response (metrics). */
   onAcknowledged?: AcknowledgementObserver;
+  /** REST and gateway options from the composition root: a REST proxy, traced requests, spaced logins. */
+  client?: Pick<ClientOptions, 'rest' | 'ws'>;
 }
 
 export interface RunningBot {
@@ -34,19 +36,20 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export function createClient(messageContent: boolean, apiBaseUrl?: string): Client {
+export function createClient(messageContent: boolean, apiBaseUrl?: string, extra: Pick<ClientOptions, 'rest' | 'ws'> = {}): Client {
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
   if (messageContent) intents.push(GatewayIntentBits.MessageContent);
   return new Client({
     intents,
     allowedMentions: NO_MENTIONS,
-    ...(apiBaseUrl ? { rest: { api: apiBaseUrl.replace(/\/+$/, '') } } : {}),
+    rest: { ...(apiBaseUrl ? { api: apiBaseUrl.replace(/\/+$/, '') } : {}), ...extra.rest },
+    ...(extra.ws ? { ws: extra.ws } : {}),
   });
 }
 
 export async function startBot(services: BotServices, options: BotOptions): Promise<RunningBot> {
   const { logger } = services;
-  const client = createClient(services.messageContent, options.apiBaseUrl);
+  const client = createClient(services.messageContent, options.apiBaseUrl, options.client);
   const slash = new Map(options.commands.filter((c): c is Command => !isMessageCommand(c)).map((c) => [c.data.name, c]));
   const onMessages = new Map(options.commands.filter(isMessageCommand).map((c): [string, MessageCommand] => [c.data.name, c]));
   const buttonRoutes = options.commands.flatMap((c) => (c.buttons ? [c.buttons] : []));

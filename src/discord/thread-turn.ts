@@ -82,7 +82,13 @@ function stopButton(runId: string) {
 }
 
 /** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved. */
-export async function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
+export function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
+  if (!deps.traceRun) return runTurnUntraced(deps, request);
+  const place = { guildId: request.scope.guildId, channelId: request.scope.channelId, threadId: request.target.conversationKey };
+  return deps.traceRun(place, () => runTurnUntraced(deps, request));
+}
+
+async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
   const { target, scope } = request;
   const log = deps.logger.child(request.logFields);
   const key = target.conversationKey;

@@ -52,6 +52,11 @@ export interface TurnDeps {
   attachments?: AttachmentReader;
   /** Sees every engine event of every turn, with where it happened (metrics). */
   onEvent?: (event: AgentEvent, scope: RunScope) => void;
+  /**
+   * Runs each turn inside a trace of its own (traces on): everything the turn does, its Discord
+   * calls included, happens in `body`'s context.
+   */
+  traceRun?: <T>(place: { guildId: string | null; channelId: string; threadId?: string }, body: () => Promise<T>) => Promise<T>;
   /** Told when a usage limit refuses a request (metrics). */
   onLimitRefusal?: (limit: LimitName) => void;
   /** Calls to tools in `ask` mode wait for a person (`/tools approval`). */

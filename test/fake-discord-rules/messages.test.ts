@@ -133,6 +133,45 @@ describe('rate limits, typing and edit timing', () => {
     expect(rig.fake.rateLimitHits).toEqual([]);
   });
 
+  it('answers past 50 requests in a second with the global 429 (X-RateLimit-Global, scope global), and counts invalid requests', async () => {
+    rig = await startRig({ globalRateLimit: { mode: 'enforce' } });
+    const { fake } = rig;
+    fake.resetRestCalls();
+    const statuses = await Promise.all(Array.from({ length: 55 }, () => api(fake, 'GET', '/users/@me')));
+    const limited = statuses.filter((r) => r.status === 429);
+    expect(statuses.filter((r) => r.status === 200).length).toBeLessThanOrEqual(50);
+    expect(limited.length).toBeGreaterThanOrEqual(5);
+    const body = await limited[0]!.json() as Record<string, unknown>;
+    expect(body).toEqual({ message: 'You are being rate limited.', retry_after: expect.any(Number), global: true });
+    expect(limited[0]!.headers.get('x-ratelimit-global')).toBe('true');
+    expect(limited[0]!.headers.get('x-ratelimit-scope')).toBe('global');
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(fake.globalRateLimit.overLimit).toBe(limited.length);
+    // Each 429 counts toward the 10,000-in-10-minutes invalid request limit; a wrong token too.
+    await fetch(`${fake.apiUrl}/v10/users/@me`, { headers: { authorization: 'Bot wrong' } });
+    expect(fake.globalRateLimit.invalidRequests).toBe(limited.length + 1);
+  });
+
+  it('does not bind interaction endpoints (callbacks, interaction webhooks) by the global limit, and counts them apart', async () => {
+    rig = await startRig({ globalRateLimit: { mode: 'enforce', perSecond: 2 }, commands: [slash('ping')] });
+    const { fake } = rig;
+    let answered = 0;
+    rig.handlers.set('ping', async (i) => {
+      if (!i.isChatInputCommand()) return;
+      await i.deferReply();
+      await i.editReply('pong');
+      answered++;
+    });
+    fake.resetRestCalls();
+    for (let n = 0; n < 4; n++) fake.sendSlashCommand({ name: 'ping', channelId: fake.defaults.channelId });
+    for (const deadline = Date.now() + 5_000; answered < 4 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    expect(answered).toBe(4);
+    expect(rig.failures).toEqual([]);
+    expect(fake.globalRateLimit.overLimit).toBe(0);
+    expect(fake.restPeakPerSecond({ exempt: true })).toBe(8);
+    expect(fake.restPeakPerSecond({ exempt: false })).toBe(0);
+  });
+
   it('records typing indicators and each edit of a message with a timestamp', async () => {
     rig = await startRig();
     const { fake } = rig;

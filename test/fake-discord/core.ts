@@ -11,6 +11,7 @@ import type { UploadedFile } from './http.js';
 import { buildMessage, editMessage, type EditOptions } from './message-ops.js';
 import { Permission } from './permissions.js';
 import { ChannelRateLimiter, type RateLimitSettings } from './rate-limit.js';
+import { GlobalRateLimiter, type GlobalRateLimitSettings } from './global-rate-limit.js';
 import {
   type CommandPermission, type FakeAttachment, type FakeChannel, type FakeCommand, type FakeEvent, type FakeInteraction,
   type FakeMessage, MessageFlag, type MessageSource, type RestCall,
@@ -29,6 +30,7 @@ export interface CoreSettings {
   ackDeadlineMs: number;
   tokenLifetimeMs: number;
   rateLimit: RateLimitSettings;
+  globalRateLimit: GlobalRateLimitSettings;
   echoBotMessages: boolean;
   /** Whether the app has the Message Content intent enabled in the developer portal (REST reads). */
   messageContentEnabled: boolean;
@@ -64,6 +66,7 @@ export class FakeCore {
   readonly attachments = new Map<string, FakeAttachment>();
   readonly timers = new Set<NodeJS.Timeout>();
   readonly rateLimiter: ChannelRateLimiter;
+  readonly globalLimiter: GlobalRateLimiter;
   readonly cdn: FakeCdn;
   gateway: Gateway | null = null;
   baseUrl = '';
@@ -71,6 +74,7 @@ export class FakeCore {
   constructor(readonly world: FakeWorld, readonly settings: CoreSettings) {
     this.events = new EventLog(() => this.dump());
     this.rateLimiter = new ChannelRateLimiter(settings.rateLimit);
+    this.globalLimiter = new GlobalRateLimiter(settings.globalRateLimit);
     this.cdn = new FakeCdn({ urlLifetimeMs: settings.attachmentUrlLifetimeMs, now: settings.now, find: (id) => this.attachments.get(id) });
   }
 

@@ -41,6 +41,13 @@ export interface FakeDiscordOptions {
   privilegedIntents?: { guildMembers?: boolean; presences?: boolean; messageContent?: boolean };
   /** Per-channel message rate limit model: `record` notes bursts, `enforce` answers 429. Default record, 5 per 5000 ms. */
   rateLimit?: { mode?: 'off' | 'record' | 'enforce'; limit?: number; windowMs?: number };
+  /**
+   * The global limit per bot token (interaction endpoints exempt): `record` (default) counts requests
+   * past it, `enforce` answers Discord's global 429. Default 50 per second.
+   */
+  globalRateLimit?: { mode?: 'off' | 'record' | 'enforce'; perSecond?: number };
+  /** `session_start_limit.max_concurrency` in GET /gateway/bot: shards that may identify together. Default 1. */
+  maxConcurrency?: number;
   /** Send MESSAGE_CREATE/UPDATE for the bot's own messages, as Discord does. Default true. */
   echoBotMessages?: boolean;
   /** Guild-level permissions of the bot's managed role in guilds the fake creates. */
@@ -87,6 +94,7 @@ export class FakeDiscord extends ActingUsers {
   #port = 0;
   readonly #shards: number;
   readonly #sessionStartLimit: number;
+  readonly #maxConcurrency: number;
   readonly #privileged: { guildMembers: boolean; presences: boolean; messageContent: boolean };
   readonly #heartbeat: number;
 
@@ -103,6 +111,7 @@ export class FakeDiscord extends ActingUsers {
       ackDeadlineMs: options.ackDeadlineMs ?? 3000,
       tokenLifetimeMs: options.tokenLifetimeMs ?? 15 * 60_000,
       rateLimit: { mode: 'record', limit: 5, windowMs: 5000, ...options.rateLimit },
+      globalRateLimit: { mode: 'record', perSecond: 50, ...options.globalRateLimit },
       echoBotMessages: options.echoBotMessages ?? true,
       messageContentEnabled: privileged.messageContent,
       attachmentSizeLimit: options.attachmentSizeLimit ?? 10 * 1024 * 1024,
@@ -119,6 +128,7 @@ export class FakeDiscord extends ActingUsers {
     this.applicationId = core.settings.applicationId;
     this.#shards = options.shards ?? 1;
     this.#sessionStartLimit = options.sessionStartLimit ?? 1000;
+    this.#maxConcurrency = options.maxConcurrency ?? 1;
     this.#privileged = privileged;
     this.#heartbeat = options.heartbeatIntervalMs ?? 41_250;
     this.defaults = options.defaultWorld === false ? emptyDefaults() : this.createDefaultWorld();
@@ -173,9 +183,9 @@ export class FakeDiscord extends ActingUsers {
       log: core.settings.log,
     });
     this.#router = new RestRouter([
-      ...metaRoutes(core, { gatewayUrl: () => this.gatewayUrl, shards: this.#shards, sessionStartLimit: this.#sessionStartLimit }),
+      ...metaRoutes(core, { gatewayUrl: () => this.gatewayUrl, shards: this.#shards, sessionStartLimit: this.#sessionStartLimit, maxConcurrency: this.#maxConcurrency }),
       ...interactionRoutes(core), ...messageRoutes(core), ...channelRoutes(core),
-    ], { token: () => core.settings.token, onCall: (call) => core.recordRest(call), log: core.settings.log });
+    ], { token: () => core.settings.token, onCall: (call) => core.recordRest(call), log: core.settings.log, global: core.globalLimiter });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.#server = server;
     this.#wss = wss;

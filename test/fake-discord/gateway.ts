@@ -28,6 +28,8 @@ export interface GatewaySession {
   /** False once the session can no longer be resumed (closed with 1000/1001, or the fake closed). */
   resumable: boolean;
   identify: Record<string, unknown>;
+  /** Date.now() when the IDENTIFY arrived. */
+  identifiedAt: number;
 }
 
 export interface GatewayOptions {
@@ -169,7 +171,7 @@ export class Gateway {
     this.#count += 1;
     const session: GatewaySession = {
       id: `fake-session-${this.#count}`, socket: ws, intents: d.intents, shard, seq: 0, buffer: [],
-      resumable: true, identify: d,
+      resumable: true, identify: d, identifiedAt: Date.now(),
     };
     this.sessions.set(session.id, session);
     this.options.onIdentified(session);

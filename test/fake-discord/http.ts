@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ApiError, errors } from './api-error.js';
+import type { GlobalRateLimiter } from './global-rate-limit.js';
 import type { RestCall } from './records.js';
 
 type Json = Record<string, unknown>;
@@ -58,6 +59,8 @@ export interface RestOptions {
   token: () => string;
   onCall: (call: RestCall) => void;
   log: (line: string) => void;
+  /** The bot-wide limit on routes called with the bot token (interaction endpoints are exempt). */
+  global?: GlobalRateLimiter;
 }
 
 export class RestRouter {
@@ -80,6 +83,7 @@ export class RestRouter {
         await drain(req);
         throw errors.unauthorized();
       }
+      if (found.route.auth) this.options.global?.take();
       const { body, files } = await readBody(req);
       reply = await found.route.handle({
         method, path: path as string, params: found.params, query: url.searchParams, headers: req.headers, body, files,
@@ -88,10 +92,12 @@ export class RestRouter {
       reply = toErrorReply(error, this.options.log);
     }
     send(res, reply);
+    this.options.global?.noteResponse(reply.status, reply.headers?.['x-ratelimit-scope']);
     const body = reply.body as Json | undefined;
     this.options.onCall({
       method,
       route: found ? `${method} ${found.route.pattern}` : 'UNKNOWN',
+      exempt: found ? !found.route.auth : false,
       path: url.pathname,
       status: reply.status,
       errorCode: reply.status >= 400 && typeof body?.code === 'number' ? body.code : null,

@@ -6,6 +6,7 @@ import type { WaitOptions } from './events.js';
 import type {
   CallbackRecord, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, RateLimitHit, RestCall,
 } from './records.js';
+import { peakInWindow } from './global-rate-limit.js';
 import { ServerAdmin } from './server-admin.js';
 
 export class RecordedState extends ServerAdmin {
@@ -62,6 +63,24 @@ export class RecordedState extends ServerAdmin {
   /** Calls to routes the fake does not know (each also logged). */
   get unknownRoutes(): RestCall[] {
     return this.core.restCalls.filter((c) => c.route === 'UNKNOWN');
+  }
+
+  /**
+   * The most REST calls received in any one second (sliding), bound by the global limit or not:
+   * `exempt` false counts what the global limit covers, true the interaction endpoints apart.
+   */
+  restPeakPerSecond(options: { exempt: boolean }): number {
+    return peakInWindow(this.core.restCalls.filter((c) => c.exempt === options.exempt).map((c) => c.at));
+  }
+
+  /** Global-limit bookkeeping: requests past 50/s (answered 429 when enforcing), and 401/403/429s in the last 10 minutes. */
+  get globalRateLimit(): { overLimit: number; invalidRequests: number } {
+    return { overLimit: this.core.globalLimiter.overLimit.length, invalidRequests: this.core.globalLimiter.invalidRequests };
+  }
+
+  /** Each IDENTIFY: its shard and when (Date.now()) it arrived, in arrival order. */
+  get identifyTimes(): Array<{ shard: [number, number]; at: number }> {
+    return [...(this.core.gateway?.sessions.values() ?? [])].map((s) => ({ shard: s.shard, at: s.identifiedAt }));
   }
 
   get rateLimitHits(): readonly RateLimitHit[] {

@@ -174,6 +174,8 @@ export interface RestCall {
   /** Method and route template, e.g. `POST /channels/:channelId/messages`; `UNKNOWN` for unmatched paths. */
   route: string;
   path: string;
+  /** Interaction endpoints (callbacks, interaction-token webhooks): exempt from the global limit. */
+  exempt: boolean;
   status: number;
   errorCode: number | null;
   at: number;

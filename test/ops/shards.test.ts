@@ -87,7 +87,7 @@ describe('shards (SHARDS set: discord.js ShardingManager, one process per shard,
     const pid = Number((await bot.waitFor(new RegExp(`"shard":${shardB},"pid":(\\d+),"msg":"shard process started"`), 5_000))[1]);
     const from = bot.output().length;
     process.kill(pid, 'SIGKILL');
-    await bot.waitFor(new RegExp(`"shard":${shardB},"pid":${pid},"exitCode":null,"signal":"SIGKILL","msg":"shard process ended; the manager starts a new one"`), 10_000, from);
+    await bot.waitFor(new RegExp(`"shard":${shardB},"pid":${pid},"exitCode":null,"signal":"SIGKILL","restartInMs":2000,"msg":"shard process ended; the manager starts a new one"`), 10_000, from);
     const respawned = Number((await bot.waitFor(new RegExp(`"shard":${shardB},"pid":(\\d+),"msg":"shard process started"`), 10_000, from))[1]);
     expect(respawned).not.toBe(pid);
     await bot.waitFor(new RegExp(`"shard":${shardB},"msg":"shard connected to Discord"`), 60_000, from);

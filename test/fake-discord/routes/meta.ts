@@ -15,6 +15,8 @@ export interface MetaSettings {
   shards: number;
   /** Sessions the bot may start per day; each IDENTIFY uses one. */
   sessionStartLimit: number;
+  /** How many shards may identify at once (in buckets of `shard_id % max_concurrency`). */
+  maxConcurrency: number;
 }
 
 export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
@@ -22,7 +24,7 @@ export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
     url: meta.gatewayUrl(), shards: meta.shards,
     session_start_limit: {
       total: meta.sessionStartLimit, remaining: Math.max(0, meta.sessionStartLimit - (core.gateway?.sessions.size ?? 0)),
-      reset_after: 14_400_000, max_concurrency: 1,
+      reset_after: 14_400_000, max_concurrency: meta.maxConcurrency,
     },
   });
   const application = () => {
