@@ -15,21 +15,18 @@ import {
   type Message,
   type ModalSubmitInteraction,
 } from 'discord.js';
-import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MessageCommand } from '../src/discord/command.js';
 import { missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
 import { attachmentsOf } from '../src/discord/follow-ups.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import { headline } from '../src/discord/headline.js';
 import type { BotServices } from '../src/discord/services.js';
-import { closeOpenFence, fitMessage, graphemeBoundary } from '../src/discord/split-message.js';
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
-import type { AdmittedTurn } from '../src/discord/turns.js';
+import type { TurnPlace } from '../src/discord/turns.js';
 
 const PREFIX = 'ask-about:';
-const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
-
 export const askAbout: MessageCommand = {
   data: new ContextMenuCommandBuilder()
     .setName('Ask about this message')
@@ -109,40 +106,35 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
   }
   // Acknowledged before the limits touch storage; privately, as the refusal or "I am answering in #thread" is for the asker.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const admission = await turns.admit({
-    scope,
-    author: { id: interaction.user.id, name },
-    text: question,
-    logFields,
-    context: contextOf(about),
-    attachments: about.attachments,
+  const outcome = await turns.start({
+    request: { scope, author: { id: interaction.user.id, name }, text: question, logFields, context: contextOf(about), attachments: about.attachments },
+    place: async (text): Promise<TurnPlace> => {
+      // A DM (with ALLOW_DMS): no thread; the answer comes through the interaction.
+      if (dm) {
+        await interaction.editReply({ content: headline(name, text, 'asked about this message'), allowedMentions: NO_MENTIONS });
+        return { target: interactionTarget(interaction) };
+      }
+      try {
+        const thread = inThread
+          ? channel
+          : 'threads' in channel
+            ? await channel.threads.create({ startMessage: about.messageId, name: threadName(text, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 })
+            : undefined;
+        if (!thread?.isThread()) throw new Error('this kind of channel has no threads');
+        // A thread opened here is the asker's for good: `/reset` goes by this, whoever speaks first after one.
+        if (!inThread) await services.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
+        const announced = await thread.send({ content: headline(name, text, 'asked about this message'), allowedMentions: NO_MENTIONS });
+        await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
+        return { target: threadTarget(thread), reply: { channelId: announced.channelId, messageId: announced.id } };
+      } catch (error) {
+        logger.warn({ err: error, ...logFields }, 'Ask about this message: could not open a thread');
+        return { unable: `I could not open a thread on that message: ${error instanceof Error ? error.message : String(error)}. Nothing was asked.` };
+      }
+    },
   });
-  if (!admission.ok) return void (await interaction.editReply({ content: admission.message, allowedMentions: NO_MENTIONS }));
-  const { turn } = admission;
-
-  if (dm) {
-    // A DM (with ALLOW_DMS): no thread; the answer comes through the interaction.
-    await interaction.editReply({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
-    await turn.run(interactionTarget(interaction));
-    return;
-  }
-  try {
-    const thread = inThread
-      ? channel
-      : 'threads' in channel
-        ? await channel.threads.create({ startMessage: about.messageId, name: threadName(turn.text, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 })
-        : undefined;
-    if (!thread) throw new Error('this kind of channel has no threads');
-    // A thread opened here is the asker's for good: `/reset` goes by this, whoever speaks first after one.
-    if (!inThread) await services.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
-    const announced = await thread.send({ content: headline(name, turn.text), allowedMentions: NO_MENTIONS });
-    await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
-    await runIn(interaction, turn, thread, announced);
-  } catch (error) {
-    turn.cancel();
-    logger.warn({ err: error, ...logFields }, 'Ask about this message: could not open a thread');
-    await interaction.editReply({ content: `I could not open a thread on that message: ${error instanceof Error ? error.message : String(error)}. Nothing was asked.` }).catch(() => undefined);
-  }
+  // The reply is private already: why nothing was asked replaces it; a later reason follows it.
+  if (outcome.kind === 'refused' || outcome.kind === 'unable') return void (await interaction.editReply({ content: outcome.message, allowedMentions: NO_MENTIONS }).catch(() => undefined));
+  if (outcome.kind === 'busy' || outcome.kind === 'stopped') await interaction.followUp({ content: outcome.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }
 
 /** Why the bot cannot answer about this message here (checked before anything is stored), or undefined. */
@@ -155,13 +147,3 @@ function placeProblem(interaction: ModalSubmitInteraction, about: AskedAbout, in
   return undefined;
 }
 
-async function runIn(interaction: ModalSubmitInteraction, turn: AdmittedTurn, thread: Parameters<typeof threadTarget>[0], announced: Message): Promise<void> {
-  const outcome = await turn.run(threadTarget(thread), { reply: { channelId: announced.channelId, messageId: announced.id } });
-  const notice = outcome.busy ?? outcome.unable ?? outcome.stopped;
-  if (notice) await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
-}
-
-function headline(name: string, question: string): string {
-  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
-  return fitMessage(`**${escapeDisplayName(name)}** asked about this message: ${q}`);
-}

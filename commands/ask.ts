@@ -2,24 +2,18 @@
  * /ask question — in a channel: open a thread named after the question and answer there, step by step.
  * Inside a thread: continue that thread's conversation.
  */
-import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction, type Message, type ThreadChannel } from 'discord.js';
+import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn-target.js';
-import type { TurnOutcome } from '../src/discord/thread-turn.js';
-import type { AdmittedTurn } from '../src/discord/turns.js';
-import { escapeDisplayName } from '../src/agent/clean-text.js';
+import type { BotServices } from '../src/discord/services.js';
+import type { TurnOutcome } from '../src/discord/turn-outcome.js';
+import type { TurnPlace } from '../src/discord/turns.js';
 import { describeDiscordError, missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
-import { NEEDED_IN_THREADS } from '../src/discord/preflight.js';
-import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../src/discord/split-message.js';
+import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import { headline } from '../src/discord/headline.js';
+import { fitMessage, quotePreview } from '../src/discord/split-message.js';
 
-const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
-
-function headline(name: string, question: string): string {
-  // A question cut (or written) inside a code block must not swallow the lines the reply adds below it.
-  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
-  return `**${escapeDisplayName(name)}** asked: ${q}`;
-}
 
 export const ask: Command = {
   data: new SlashCommandBuilder()
@@ -48,62 +42,65 @@ export const ask: Command = {
     // Acknowledge before anything touches storage (limits, the journal): Discord allows 3 seconds, and a
     // busy database must never make the command look dead.
     await interaction.deferReply();
-    const admission = await whileSlow(interaction, turns.admit({
-      scope,
-      author: { id: interaction.user.id, name },
-      text: asked,
-      logFields: { ...logFields, threadId },
-      attachments: file ? [{ name: file.name, url: file.url, contentType: file.contentType, size: file.size }] : undefined,
-    }));
-    // A refusal (a usage limit) is private: no thread, no model call.
-    if (!admission.ok) return refusePrivately(interaction, admission.message);
-    const { turn } = admission;
-    const question = turn.text;
-
-    if (!interaction.guildId) {
-      // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
-      await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
-      await turn.run(interactionTarget(interaction));
-      return;
-    }
-
-    if (channel?.isThread()) {
-      if (channel.locked) {
-        turn.cancel();
-        await interaction.editReply({ content: 'This thread is locked, so I cannot answer here. Start a new /ask in the channel.', allowedMentions: NO_MENTIONS });
-        return;
-      }
-      const reply = await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
-      await finish(interaction, turn, threadTarget(channel), name, question, reply);
-      return;
-    }
-
-    const missing = missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS);
-    let thread: ThreadChannel | undefined;
-    let reply: Message | undefined;
-    let note = '';
-    if (missing.length === 0) {
-      try {
-        reply = await interaction.editReply({ content: headline(name, question), allowedMentions: NO_MENTIONS });
-        thread = await reply.startThread({ name: threadName(question, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 });
-        // The thread is the asker's for good: `/reset` goes by this, whoever speaks first after one.
-        await conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread?.id }, 'could not record the thread\'s starter'));
-      } catch (error) {
-        logger.warn({ err: error, ...logFields }, 'could not create a thread');
-        note = describeDiscordError(error, 'open a thread for this question', missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS));
-      }
-    } else {
-      note = `I cannot open a thread here: I am missing the ${missing.join(', ')} permission${missing.length > 1 ? 's' : ''}. Answering here instead; follow-ups need a thread, so ask a moderator to grant ${missing.length > 1 ? 'them' : 'it'}.`;
-    }
-
-    if (!thread) {
-      await interaction.editReply({ content: `${headline(name, question)}\n-# ⚠️ ${note}`, allowedMentions: NO_MENTIONS });
-      await turn.run(interactionTarget(interaction));
-      return;
-    }
-    await finish(interaction, turn, threadTarget(thread), name, question, reply);
+    const slow = slowStorageNotice(interaction);
+    let question = asked;
+    const outcome = await turns.start({
+      request: {
+        scope,
+        author: { id: interaction.user.id, name },
+        text: asked,
+        logFields: { ...logFields, threadId },
+        attachments: file ? [{ name: file.name, url: file.url, contentType: file.contentType, size: file.size }] : undefined,
+      },
+      place: async (cleaned) => {
+        slow.stop();
+        question = cleaned;
+        return placeFor(interaction, name, cleaned, { conversations, logger, logFields });
+      },
+    });
+    slow.stop();
+    await report(interaction, name, question, outcome);
   },
 };
+
+/** Where an admitted /ask posts: a DM's interaction, the thread it was asked in, or a new thread on its reply. */
+async function placeFor(
+  interaction: ChatInputCommandInteraction,
+  name: string,
+  question: string,
+  ctx: { conversations: BotServices['conversations']; logger: BotServices['logger']; logFields: Record<string, string | undefined> },
+): Promise<TurnPlace> {
+  const channel = interaction.channel;
+  const head = headline(name, question);
+  // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
+  if (!interaction.guildId) {
+    await interaction.editReply({ content: head, allowedMentions: NO_MENTIONS });
+    return { target: interactionTarget(interaction) };
+  }
+  if (channel?.isThread()) {
+    if (channel.locked) return { unable: 'This thread is locked, so I cannot answer here. Start a new /ask in the channel.' };
+    const reply = await interaction.editReply({ content: head, allowedMentions: NO_MENTIONS });
+    return { target: threadTarget(channel), reply: { channelId: reply.channelId, messageId: reply.id } };
+  }
+  const missing = missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS);
+  let note: string;
+  if (missing.length === 0) {
+    try {
+      const reply = await interaction.editReply({ content: head, allowedMentions: NO_MENTIONS });
+      const thread = await reply.startThread({ name: threadName(question, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 });
+      // The thread is the asker's for good: `/reset` goes by this, whoever speaks first after one.
+      await ctx.conversations.setStarter(thread.id, interaction.user.id).catch((error) => ctx.logger.warn({ err: error, ...ctx.logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
+      return { target: threadTarget(thread), reply: { channelId: reply.channelId, messageId: reply.id } };
+    } catch (error) {
+      ctx.logger.warn({ err: error, ...ctx.logFields }, 'could not create a thread');
+      note = describeDiscordError(error, 'open a thread for this question', missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS));
+    }
+  } else {
+    note = `I cannot open a thread here: I am missing the ${missing.join(', ')} permission${missing.length > 1 ? 's' : ''}. Answering here instead; follow-ups need a thread, so ask a moderator to grant ${missing.length > 1 ? 'them' : 'it'}.`;
+  }
+  await interaction.editReply({ content: `${head}\n-# ⚠️ ${note}`, allowedMentions: NO_MENTIONS });
+  return { target: interactionTarget(interaction) };
+}
 
 /** In a thread: the pre-flight follow-ups get too, before any model call (an answer nobody can see is not worth one). */
 function threadPermissionProblem(interaction: ChatInputCommandInteraction): string | undefined {
@@ -114,16 +111,12 @@ function threadPermissionProblem(interaction: ChatInputCommandInteraction): stri
 /** After this long without an answer from storage, the member is told why nothing has happened yet. */
 const SLOW_STORAGE_NOTICE_MS = 2_000;
 
-/** Wait for `work`; if it is slow, say so in the deferred reply meanwhile (it is replaced when the turn starts). */
-async function whileSlow<T>(interaction: ChatInputCommandInteraction, work: Promise<T>): Promise<T> {
+/** Until `stop()`, say in the deferred reply after a while that storage is slow (the turn's place replaces it). */
+function slowStorageNotice(interaction: ChatInputCommandInteraction): { stop(): void } {
   const timer = setTimeout(() => {
     void interaction.editReply({ content: '-# ⏳ Checking your usage limits is taking longer than usual (my storage is slow to answer). I start as soon as it does.', allowedMentions: NO_MENTIONS }).catch(() => undefined);
   }, SLOW_STORAGE_NOTICE_MS);
-  try {
-    return await work;
-  } finally {
-    clearTimeout(timer);
-  }
+  return { stop: () => clearTimeout(timer) };
 }
 
 /** Replace the public "thinking…" reply with a private one: a refusal is for the asker's eyes only. */
@@ -132,22 +125,28 @@ async function refusePrivately(interaction: ChatInputCommandInteraction, content
   await interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 }
 
-/** Run the turn in its thread, then point the original reply at the answer (or say why there is none). */
-async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTurn, target: ReturnType<typeof threadTarget>, name: string, question: string, reply?: Message): Promise<void> {
-  const outcome = await turn.run(target, reply ? { reply: { channelId: reply.channelId, messageId: reply.id } } : undefined);
-  const notice = outcome.busy ?? outcome.unable;
-  if (notice) {
-    await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
-    return;
+/** Turn the outcome into what the asker sees: a private notice, a stopped note, or the reply pointing at the answer. */
+async function report(interaction: ChatInputCommandInteraction, name: string, question: string, outcome: TurnOutcome): Promise<void> {
+  switch (outcome.kind) {
+    case 'refused':
+      return refusePrivately(interaction, outcome.message);
+    case 'busy':
+    case 'unable':
+      // The reply may already show the question (a thread that closed meanwhile): the reason goes privately.
+      await interaction.followUp({ content: outcome.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
+      return;
+    case 'stopped':
+      // Stopped where it could post no more: the reply in the channel says so. A reply inside that
+      // thread is left alone: nothing more goes into a closed thread.
+      if (interaction.channel?.isThread()) return;
+      await interaction.editReply({ content: fitMessage(`${headline(name, question)}\n-# ⏹️ ${outcome.message}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
+      return;
+    case 'answered':
+      return linkBack(interaction, name, question, outcome.result.answer, { url: outcome.answerMessage.url });
+    case 'failed':
+      // The thread refused the answer (a permission taken away): the channel's reply carries its start.
+      if (outcome.result?.answer && !interaction.channel?.isThread()) return linkBack(interaction, name, question, outcome.result.answer, { failure: outcome.message });
   }
-  if (outcome.stopped) {
-    // The thread was closed under the run (locked, archived, deleted): the reply in the channel says so.
-    // A reply inside that thread is left alone: nothing more goes into a closed thread.
-    if (interaction.channel?.isThread()) return;
-    await interaction.editReply({ content: fitMessage(`${headline(name, question)}\n-# ⏹️ ${outcome.stopped}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
-    return;
-  }
-  await linkBack(interaction, name, question, outcome);
 }
 
 /**
@@ -155,13 +154,11 @@ async function finish(interaction: ChatInputCommandInteraction, turn: AdmittedTu
  * refused the answer (a permission taken away mid-run), the reply in the channel carries the answer's
  * start and what went wrong instead, so the answer is not lost.
  */
-async function linkBack(interaction: ChatInputCommandInteraction, name: string, question: string, outcome: TurnOutcome) {
-  if (!outcome.result?.answer) return;
-  const refused = !outcome.answerMessage && outcome.failure !== undefined && !interaction.channel?.isThread();
-  if (!outcome.answerMessage && !refused) return;
+async function linkBack(interaction: ChatInputCommandInteraction, name: string, question: string, answer: string | undefined, where: { url: string } | { failure: string }) {
+  if (!answer) return;
   const head = headline(name, question);
-  const link = outcome.answerMessage ? `\n-# Full answer and steps: ${outcome.answerMessage.url}` : `\n-# ⚠️ ${outcome.failure}`;
+  const link = 'url' in where ? `\n-# Full answer and steps: ${where.url}` : `\n-# ⚠️ ${where.failure}`;
   const room = 2000 - head.length - link.length - 4;
-  const preview = room < 80 ? '' : `\n${quotePreview(outcome.result.answer.trim(), room)}`;
+  const preview = room < 80 ? '' : `\n${quotePreview(answer.trim(), room)}`;
   await interaction.editReply({ content: fitMessage(`${head}${preview}${link}`), allowedMentions: NO_MENTIONS }).catch(() => undefined);
 }

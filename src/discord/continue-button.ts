@@ -7,6 +7,7 @@
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, type ButtonInteraction } from 'discord.js';
 import { displayNameOf, scopeOf } from './interaction-info.js';
 import { NO_MENTIONS, threadTarget } from './turn-target.js';
+import { privateNotice } from './turn-outcome.js';
 import type { Turns } from './turns.js';
 
 export const CONTINUE_PREFIX = 'continue:';
@@ -40,19 +41,20 @@ export async function handleContinueButton(interaction: ButtonInteraction, turns
   // Acknowledge at once and take the button away.
   await interaction.deferUpdate();
   await interaction.editReply({ components: [] });
-  const admission = await turns.admit({
-    scope: scopeOf(interaction, interaction.member),
-    author: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) },
-    text: CONTINUE_TEXT,
-    logFields: { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, threadId: thread.id, userId: interaction.user.id },
+  const outcome = await turns.start({
+    request: {
+      scope: scopeOf(interaction, interaction.member),
+      author: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) },
+      text: CONTINUE_TEXT,
+      logFields: { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, threadId: thread.id, userId: interaction.user.id },
+    },
+    place: async () => ({ target: threadTarget(thread) }),
   });
-  if (!admission.ok) {
+  if (outcome.kind === 'refused') {
     // Refused (a usage limit): the button comes back, so it can be pressed again later.
     turns.releaseClaim(`continue:${interaction.message.id}`);
     await interaction.editReply({ components: [continueButton(starterId)] }).catch(() => undefined);
-    await interaction.followUp({ content: admission.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
-    return;
   }
-  const outcome = await admission.turn.run(threadTarget(thread));
-  if (outcome.busy) await interaction.followUp({ content: outcome.busy, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  const notice = privateNotice(outcome);
+  if (notice) await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
 }

@@ -11,6 +11,9 @@ import { missingPermissions, missingPermissionsSentence } from './discord-errors
 /** What the bot needs to answer in a thread. */
 export const NEEDED_IN_THREADS = ['View Channel', 'Send Messages in Threads'];
 
+/** What the bot needs to open a thread in a channel and answer there. */
+export const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
+
 /** Why a thread is closed to the bot's posts (deleted, or locked against it), or undefined. */
 export function threadClosed(thread: ThreadChannel): 'deleted' | 'locked' | undefined {
   // discord.js drops a deleted thread from its cache on THREAD_DELETE; the object a turn holds stays.

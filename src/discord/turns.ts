@@ -1,14 +1,15 @@
 /**
- * The one way a turn starts, for `/ask`, follow-ups and buttons alike. In two stages, because `/ask`
- * must refuse a request (an ephemeral reply within Discord's 3 seconds, no thread, no model call)
- * before it opens a thread:
+ * The turn pipeline: the one way a turn starts, for `/ask`, Ask about this message, Continue and
+ * follow-ups alike, and the one outcome it ends with.
  *
- *   const admission = await turns.admit({ scope, author, text, logFields });
- *   if (!admission.ok) return refuse(admission.message);
- *   ...open the thread...
- *   const outcome = await admission.turn.run(threadTarget(thread));
+ *   const outcome = await turns.start({ request, place: async (text) => ({ target: threadTarget(thread) }) });
+ *   switch (outcome.kind) { case 'refused': ...; case 'answered': ...; }
  *
- * `run` waits its turn in the thread's queue, reads the channel's settings, then runs the engine.
+ * `start` admits the request (the input, DMs, the usage limits), then asks the origin where the turn
+ * posts (so `/ask` opens its thread only once the request is admitted), waits its turn in the thread's
+ * queue, runs the pre-flight (can the bot post there now?), reads the place's settings, runs the engine
+ * and returns one TurnOutcome. Follow-ups go through `followUp`: a message that arrives while the thread
+ * is busy waits and is answered with the others by the thread's next turn (follow-up-batches.ts).
  */
 import type { Engine } from '../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../agent/types.js';
@@ -21,7 +22,8 @@ import { checkInput, decide, type AdmissionRules } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type BatchLimits, type WaitingMessage } from './follow-up-batches.js';
 import type { AttachmentReader, AttachmentRef } from './attachments.js';
 import type { RunRegistry } from './run-registry.js';
-import { runTurn, type TurnOutcome } from './thread-turn.js';
+import { runTurn } from './thread-turn.js';
+import type { TurnOutcome } from './turn-outcome.js';
 import type { TurnTarget } from './turn-target.js';
 
 /** What starting a turn needs; built once by the composition root. */
@@ -89,17 +91,18 @@ export interface TurnRequest extends TurnMessage {
   reply?: { channelId: string; messageId: string };
 }
 
-/** A turn that may go ahead: run it (always, or cancel it) once its target exists. */
-export interface AdmittedTurn {
-  /** The message as it will be answered: cleaned of invisible and spoofing characters. */
-  readonly text: string;
-  /** `reply`: the message that announced the turn, once it exists (the /ask reply), for the run journal. */
-  run(target: TurnTarget, options?: { reply?: TurnRequest['reply'] }): Promise<TurnOutcome>;
-  /** Give the turn up without running it (its target could not be made). */
-  cancel(): void;
-}
+/** Where an admitted turn posts: its target, and the message that announced it (the /ask reply, for the run journal). */
+export type TurnPlace = { target: TurnTarget; reply?: TurnRequest['reply'] } | { unable: string };
 
-export type Admission = { ok: true; turn: AdmittedTurn } | { ok: false; message: string };
+/** How a turn begins: the person's request, and where it will post once admitted. */
+export interface TurnOrigin {
+  request: TurnRequest;
+  /**
+   * Called once the request is admitted, with its cleaned text: make or find where the turn posts (open
+   * the /ask thread, say), or say why it cannot (`unable`; the turn is given up, its slot freed).
+   */
+  place(text: string): Promise<TurnPlace>;
+}
 
 /** A follow-up message in a thread, with how to acknowledge it and answer under it. */
 export interface FollowUp {
@@ -113,7 +116,8 @@ export interface FollowUp {
 export interface Turns {
   /** The checks that need no storage (text, DMs): the sentence to show, or undefined. Instant. */
   checkInput(request: Pick<TurnRequest, 'scope' | 'text'>): string | undefined;
-  admit(request: TurnRequest): Promise<Admission>;
+  /** Start a turn (`/ask`, Ask about this message, Continue) and run it to its one outcome. */
+  start(origin: TurnOrigin): Promise<TurnOutcome>;
   /**
    * A message in a bot thread: admitted at once (a refusal is told under it), then answered by the
    * thread's next turn together with every other message waiting there (see follow-up-batches.ts).
@@ -143,11 +147,11 @@ export function createTurns(deps: TurnDeps): Turns {
   function schedule(target: TurnTarget, key: string): void {
     void inQueue(deps, target, () => answerWaiting(deps, batches, target, key, () => schedule(target, key)), WAITING_TURN_MAX_WAIT_MS)
       .then(async (outcome) => {
-        if (!outcome.busy) return;
+        if (outcome.kind !== 'busy') return;
         // The queue gave up on the thread: every message still waiting is told so, none vanishes.
         const dropped = batches.drop(key);
         for (const message of dropped) releaseLater(message.ticket);
-        await Promise.all(dropped.map((m) => m.tell(outcome.busy!)));
+        await Promise.all(dropped.map((m) => m.tell(outcome.message)));
       })
       .catch((error) => deps.logger.error({ err: error, threadId: key }, 'a follow-up turn failed'));
   }
@@ -158,36 +162,21 @@ export function createTurns(deps: TurnDeps): Turns {
       return input.ok ? undefined : input.message;
     },
 
-    async admit(request) {
+    async start({ request, place }) {
       const decision = await decide(deps.admission, request.scope, request.text);
       if (!decision.ok) {
         if (decision.limit) deps.onLimitRefusal?.(decision.limit);
-        return { ok: false, message: decision.message };
+        return { kind: 'refused', message: decision.message };
       }
-      const admitted = { ...request, text: decision.text };
       const { ticket } = decision;
-      let used = false;
-      return {
-        ok: true,
-        turn: {
-          text: decision.text,
-          async run(target, options) {
-            if (used) throw new Error('A turn runs once.');
-            used = true;
-            const request = options?.reply ? { ...admitted, reply: options.reply } : admitted;
-            try {
-              return await inQueue(deps, target, () => settingsThenRun(deps, { ...request, messages: [request] }, target, ticket));
-            } finally {
-              await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
-            }
-          },
-          cancel() {
-            if (used) return;
-            used = true;
-            releaseLater(ticket);
-          },
-        },
-      };
+      try {
+        const placed = await place(decision.text);
+        if ('unable' in placed) return { kind: 'unable', message: placed.unable };
+        const admitted = { ...request, text: decision.text, ...(placed.reply ? { reply: placed.reply } : {}) };
+        return await inQueue(deps, placed.target, () => settingsThenRun(deps, { ...admitted, messages: [admitted] }, placed.target, ticket));
+      } finally {
+        await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
+      }
     },
 
     async followUp(target, message) {
@@ -242,7 +231,7 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
     return await deps.queue.run(key, job, maxWaitMs ? { maxWaitMs } : {});
   } catch (error) {
     if (!(error instanceof ThreadBusyError)) throw error;
-    return { busy: error.message };
+    return { kind: 'busy', message: error.message };
   }
 }
 
@@ -253,15 +242,9 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
 async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: TurnTarget, key: string, scheduleMore: () => void): Promise<TurnOutcome> {
   const { taken, more } = batches.take(key, (text) => deps.tokenCounter.text(text));
   if (more) scheduleMore();
-  if (taken.length === 0) return {};
+  if (taken.length === 0) return { kind: 'refused', message: 'nothing was waiting' };
   const release = () => Promise.all(taken.map((m) => m.ticket.release().catch(() => undefined)));
   try {
-    const problem = target.preflight?.();
-    if (problem) {
-      // Nowhere to say it: the bot cannot post in this thread.
-      deps.logger.warn({ threadId: key, messages: taken.length, problem }, 'follow-ups not answered: the bot cannot post in this thread (no model call made)');
-      return { unable: problem };
-    }
     // The first member who may start a run now pays for it (their slot, their tokens); the others' messages ride along.
     let payer: WaitingMessage | undefined;
     let refusal = '';
@@ -276,7 +259,7 @@ async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: T
     }
     if (!payer) {
       await Promise.all(taken.map((m) => m.tell(refusal)));
-      return {};
+      return { kind: 'refused', message: refusal };
     }
     for (const message of taken) message.taken();
     const first = payer.request;
@@ -300,8 +283,9 @@ async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarge
   // Checked when the turn's time comes, not when it was queued: a thread can be locked or lose a permission meanwhile.
   const problem = target.preflight?.();
   if (problem) {
+    // A follow-up's thread gets no notice here: the bot cannot post there.
     deps.logger.warn({ ...plan.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
-    return { unable: problem };
+    return { kind: 'unable', message: problem };
   }
   const settings = await deps.channelSettings(plan.scope);
   return runTurn(deps, {
