@@ -22,7 +22,9 @@ import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
-import { approvalMode, channelSettings, createToolPolicy, defaultChannelSettings, offerOnlyWhere, type RunScope } from '../src/policy/index.js';
+import { offerOnlyWhere } from '../src/policy/index.js';
+import { createToolPolicy } from '../src/discord/tool-policy.js';
+import { createRules } from '../src/discord/rules.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 import { scaleParts } from './scale.js';
@@ -137,27 +139,15 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   if (limiter.releasedAtStart > 0) logger.warn({ claims: limiter.releasedAtStart }, 'released the usage claims of runs that died with the last process here');
 
   const approvals = new ApprovalRegistry();
-  /** Whether a call waits for a person here; if the rules cannot be read, it does (the safe side). */
-  async function approvalModeOf(scope: RunScope, tool: string) {
-    if (!scope.guildId) return 'auto' as const;
-    try {
-      const askByDefault = core.engine.tools.find((t) => t.name === tool)?.askByDefault;
-      return approvalMode(await storage.guildSettings.get(scope.guildId), scope, { name: tool, askByDefault }).mode;
-    } catch (error) {
-      logger.warn({ err: error, guildId: scope.guildId, tool }, 'could not read the approval rules; the call waits for approval');
-      return 'ask' as const;
-    }
-  }
-
-  async function settingsFor(scope: RunScope) {
-    if (!scope.guildId) return defaultChannelSettings(channelDefaults);
-    try {
-      return channelSettings(await storage.guildSettings.get(scope.guildId), scope, channelDefaults);
-    } catch (error) {
-      logger.warn({ err: error, guildId: scope.guildId }, 'could not read guild settings; using defaults');
-      return defaultChannelSettings(channelDefaults);
-    }
-  }
+  // Every rule of a place, read in one place with every fallback decided there (src/discord/rules.ts).
+  const rules = createRules({
+    guildSettings: storage.guildSettings,
+    defaultLimits: config.governance.limits,
+    channelDefaults,
+    allowedTools,
+    asksByDefault: (tool) => core.engine.tools.find((t) => t.name === tool)?.askByDefault === true,
+    logger,
+  });
 
   const attachments = createAttachmentReader({
     maxTextBytes: config.attachments.maxTextBytes,
@@ -177,8 +167,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
       admission: {
         limiter,
-        guildSettings: storage.guildSettings,
-        defaultLimits: config.governance.limits,
+        limitsAt: (scope) => rules.at(scope).limits(),
         allowDms: config.governance.allowDms,
         questionMaxChars: config.governance.questionMaxChars,
         logger,
@@ -187,8 +176,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       conversations: storage.conversations,
       queue,
       runs,
-      allowedTools,
-      channelSettings: settingsFor,
+      rules,
       historyTokenBudget: config.storage.historyTokenBudget,
       tokenCounter: core.tokenCounter,
       stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
@@ -202,7 +190,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       },
       traceRun: tracer?.traceRun,
       onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
-      approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, modeOf: approvalModeOf, guildSettings: storage.guildSettings },
+      approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, guildSettings: storage.guildSettings },
     }),
     runs,
     approvals,
@@ -213,8 +201,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     get tools() {
       return core.engine.tools;
     },
-    allowedTools,
-    channelSettings: settingsFor,
+    rules,
     channelDefaults,
     serverModels: core.serverModels,
     limiter,

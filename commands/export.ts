@@ -22,7 +22,7 @@ export const exportCommand: Command = {
     .addBooleanOption((o) => o.setName('full').setDescription('Moderators: every step, whatever this channel\'s display level hides'))
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, { conversations, channelSettings, guildSettings, logger, now }) {
+  async execute(interaction, { conversations, rules, guildSettings, logger, now }) {
     const channel = interaction.channel;
     const private_ = { flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as const;
     if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
@@ -54,7 +54,7 @@ export const exportCommand: Command = {
       await interaction.editReply({ content: 'This thread has no saved conversation to export (it may have been reset with /reset).', allowedMentions: NO_MENTIONS });
       return;
     }
-    const level = full ? 'full' : (await channelSettings(scopeOf(interaction, interaction.member))).display;
+    const level = full ? 'full' : (await rules.at(scopeOf(interaction, interaction.member)).settings()).display;
     const data = atDisplayLevel(buildExport(conversation, {
       threadName: channel.name,
       guildId: interaction.guildId ?? undefined,

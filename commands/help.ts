@@ -9,9 +9,10 @@ export const help: Command = {
     .setDescription('How to use threadwise, and what it can do here.')
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, { allowedTools, channelSettings, tools: every, messageContent }) {
+  async execute(interaction, { rules, tools: every, messageContent }) {
     const scope = scopeOf(interaction, interaction.member);
-    const [allowed, settings] = await Promise.all([allowedTools(scope), channelSettings(scope)]);
+    const here = rules.at(scope);
+    const [allowed, settings] = await Promise.all([here.allowedTools(), here.settings()]);
     const tools = every.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
     const followUp = messageContent
       ? 'Anyone in the thread can keep talking to me: just write.'

@@ -10,7 +10,8 @@ import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 import { postToLogChannel, recordAudit } from '../src/discord/audit-trail.js';
-import { logChannelLine, type ChangeRecord } from '../src/policy/index.js';
+import type { ChangeRecord } from '../src/policy/index.js';
+import { logChannelLine } from '../src/discord/audit-text.js';
 import type { GuildSettings } from '../src/state/index.js';
 
 /** A slash or context-menu command used in a server. */

@@ -9,10 +9,8 @@ import { fitMessage, splitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
 import {
-  AUDIT_SHOW_MAX,
   describeRule,
   explainAccess,
-  formatAuditLog,
   pinMismatch,
   PRECEDENCE_NOTE,
   removeToolRules,
@@ -23,6 +21,7 @@ import {
   targetPhrase,
   toolsNeedingApproval,
 } from '../src/policy/index.js';
+import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
 

@@ -14,7 +14,8 @@ import {
 import type { Command } from '../src/discord/command.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
-import { AUDIT_SHOW_MAX, enabledByDefault } from '../src/policy/index.js';
+import { enabledByDefault } from '../src/policy/index.js';
+import { AUDIT_SHOW_MAX } from '../src/discord/audit-text.js';
 import { OptionProblem, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator } from './moderation.js';
 import { changeApproval, changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';

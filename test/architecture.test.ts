@@ -63,3 +63,20 @@ describe('import direction', () => {
     expect(violations('commands', (t) => !inside(t, 'app'))).toEqual([]);
   });
 });
+
+describe('the rules of a place have one home', () => {
+  const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+  it('src/policy/ is rule logic over values: it takes no store (settings, usage, a backend)', () => {
+    const offenders = sourceFiles('src/policy').filter((file) => /\b(GuildSettingsStore|ConversationStore|UsageLimiter|Backend|Keyv)\b/.test(read(file)));
+    expect(offenders).toEqual([]);
+  });
+
+  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules.ts and its tool policy)', () => {
+    const home = new Set(['src/discord/rules.ts', 'src/discord/tool-policy.ts']);
+    const reads = /\bguildSettings\.get\(|\bstore\.get\(\s*scope\.guildId\s*\)/;
+    const offenders = [...sourceFiles('src'), ...sourceFiles('app')]
+      .filter((file) => !file.startsWith('src/state/') && !home.has(file) && reads.test(read(file)));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -7,14 +7,13 @@
  */
 import { cleanText, isBlankQuestion } from '../agent/clean-text.js';
 import type { Logger } from '../logger.js';
-import { effectiveLimits, refusalText, type RunScope } from '../policy/index.js';
-import type { AdmitOptions, EffectiveLimits, GuildSettingsStore, LimitName, UsageLimiter, UsageLimits, UsageTicket } from '../state/index.js';
+import { refusalText, type RunScope } from '../policy/index.js';
+import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicket } from '../state/index.js';
 
 export interface AdmissionRules {
   limiter: UsageLimiter;
-  guildSettings: Pick<GuildSettingsStore, 'get'>;
-  /** The environment's limits: every server's defaults (USER_RUNS_PER_HOUR and friends). */
-  defaultLimits: UsageLimits;
+  /** The member's limits where they ask (the rules object's); throws when they cannot be read. */
+  limitsAt(scope: RunScope): Promise<EffectiveLimits>;
   allowDms: boolean;
   questionMaxChars: number;
   logger: Logger;
@@ -46,7 +45,7 @@ export async function decide(rules: AdmissionRules, scope: RunScope, rawText: st
   let limits: EffectiveLimits;
   let admission;
   try {
-    limits = await limitsFor(rules, scope);
+    limits = await rules.limitsAt(scope);
     admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, limits, options);
   } catch (error) {
     // Closed, not open: without the counters nothing would stop one member spending the owner's account.
@@ -55,10 +54,4 @@ export async function decide(rules: AdmissionRules, scope: RunScope, rawText: st
   }
   if (!admission.ok) return { ok: false, message: refusalText(admission), limit: admission.limit };
   return { ok: true, text, ticket: admission.ticket };
-}
-
-/** The limits for this member here: the server's settings over the defaults (DMs: the defaults). */
-async function limitsFor(rules: AdmissionRules, scope: RunScope): Promise<EffectiveLimits> {
-  if (!scope.guildId) return effectiveLimits(rules.defaultLimits, undefined, []);
-  return effectiveLimits(rules.defaultLimits, await rules.guildSettings.get(scope.guildId), scope.roleIds);
 }

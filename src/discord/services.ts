@@ -6,13 +6,14 @@
 import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
-import type { AllowedTools, ChannelDefaults, ChannelSettings, RunScope } from '../policy/index.js';
+import type { ChannelDefaults } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { AttachmentLoader } from './attachment-document.js';
 import type { ApprovalRegistry } from './approvals.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { RunRegistry } from './run-registry.js';
 import type { Turns } from './turns.js';
+import type { Rules } from './rules.js';
 
 export interface BotServices {
   /** The one way a turn starts: `/ask`, follow-ups and buttons all go through it. */
@@ -28,9 +29,8 @@ export interface BotServices {
   /** Every tool the bot has. */
   tools: readonly ToolDefinition[];
   /** The tools a run in this scope may use now. */
-  allowedTools: AllowedTools;
-  /** What a run in this scope gets: display level and step limit (defaults if settings cannot be read). */
-  channelSettings(scope: RunScope): Promise<ChannelSettings>;
+  /** The rules of each place: the member's limits, the channel's settings, the tools allowed, approvals. */
+  rules: Rules;
   /** The bot's own step limit, model and the models moderators may choose, for what nobody set. */
   channelDefaults: ChannelDefaults;
   /** The models the model server lists (for choosing one when OPENAI_MODELS is `*`). */

@@ -131,7 +131,7 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
         guildId: scope.guildId,
         signal: run.controller.signal,
         timeoutMs: deps.approvals.timeoutMs,
-        modeOf: (tool) => deps.approvals.modeOf(scope, tool),
+        modeOf: (tool) => deps.rules.at(scope).approvalMode(tool),
         beforePosting: () => steps.flushAndBreak(),
         audit: { guildSettings: deps.approvals.guildSettings, now: deps.now, logger: deps.logger, client: target.client },
       }),

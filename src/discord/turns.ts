@@ -14,7 +14,8 @@
 import type { Engine } from '../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../agent/types.js';
 import type { Logger } from '../logger.js';
-import type { AllowedTools, ApprovalMode, ChannelSettings, RunScope } from '../policy/index.js';
+import type { RunScope } from '../policy/index.js';
+import type { Rules } from './rules.js';
 import type { ApprovalRegistry } from './approvals.js';
 import { ThreadBusyError, type Author, type ConversationStore, type ThreadQueue, type GuildSettingsStore, type LimitName, type TokenCounter, type UsageTicket } from '../state/index.js';
 import { refusalText } from '../policy/index.js';
@@ -38,8 +39,8 @@ export interface TurnDeps {
   conversations: ConversationStore;
   queue: ThreadQueue;
   runs: RunRegistry;
-  allowedTools: AllowedTools;
-  channelSettings(scope: RunScope): Promise<ChannelSettings>;
+  /** The rules of each place: settings, the tools a run may use, approvals (and, in `admission`, the limits). */
+  rules: Rules;
   /** Tokens a thread's history may take in the model's context (HISTORY_TOKEN_BUDGET). */
   historyTokenBudget: number;
   /** Counts the history's tokens (its cache lasts across turns). */
@@ -65,8 +66,6 @@ export interface TurnDeps {
   approvals: {
     registry: ApprovalRegistry;
     timeoutMs: number;
-    /** Whether calls to `tool` wait for approval in `scope`, read at each call. */
-    modeOf(scope: RunScope, tool: string): Promise<ApprovalMode>;
     /** Where decisions are audited. */
     guildSettings: Pick<GuildSettingsStore, 'update'>;
   };
@@ -287,7 +286,7 @@ async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarge
     deps.logger.warn({ ...plan.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
     return { kind: 'unable', message: problem };
   }
-  const settings = await deps.channelSettings(plan.scope);
+  const settings = await deps.rules.at(plan.scope).settings();
   return runTurn(deps, {
     ...plan,
     askers: plan.askers ?? [plan.author.id],
@@ -305,7 +304,7 @@ async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarge
 function allowedForAll(deps: TurnDeps, scopes: RunScope[]): () => Promise<ReadonlySet<string>> {
   const distinct = [...new Map(scopes.map((s) => [s.userId, s])).values()];
   return async () => {
-    const sets = await Promise.all(distinct.map((scope) => deps.allowedTools(scope)));
+    const sets = await Promise.all(distinct.map((scope) => deps.rules.at(scope).allowedTools()));
     const [first, ...rest] = sets;
     return new Set([...(first ?? [])].filter((tool) => rest.every((set) => set.has(tool))));
   };

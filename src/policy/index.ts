@@ -1,10 +1,9 @@
 /**
- * Policy: which tools a run may use where (resolved per step from the guild's settings), what a
- * channel shows and how many steps a run gets, and the audit trail of moderators' changes. Rule logic
- * only: no discord.js; the commands in `commands/` and the turn in `src/discord/` call it.
+ * Policy: which tools a run may use where, what a channel shows and how many steps a run gets, the usage
+ * limits, and the audit trail of moderators' changes. Rule logic only: no store (the stored settings are
+ * read by the rules object, src/discord/rules.ts) and no discord.js.
  */
-export { createToolPolicy, type AllowedTools, type SuspendedTool } from './tool-policy.js';
-export { offerOnlyWhere } from './offer-where.js';
+export { offerOnlyWhere, type AllowedTools } from './offer-where.js';
 export {
   enabledByDefault,
   safeToolNames,
@@ -19,7 +18,7 @@ export {
 } from './resolve-access.js';
 export { explainAccess, describeRule, PRECEDENCE_NOTE } from './explain-access.js';
 export { removeToolRules, setToolRule, shadowingRules, describeTarget, targetPhrase, type RuleTarget } from './rule-edits.js';
-export { formatAuditEntry, formatAuditLog, withAuditEntry, logChannelLine, AUDIT_SHOW_MAX, type ChangeRecord } from './audit.js';
+export { withAuditEntry, type ChangeRecord } from './audit.js';
 export {
   channelSettings,
   defaultChannelSettings,

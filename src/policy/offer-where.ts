@@ -5,7 +5,9 @@
  */
 import type { Logger } from '../logger.js';
 import type { RunScope } from './channel-settings.js';
-import type { AllowedTools } from './tool-policy.js';
+
+/** The tools a run in a scope may use right now (the rules' tool policy, src/discord/tool-policy.ts). */
+export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
 
 /**
  * `allowed`, minus `tool` wherever `available(scope)` is false (and outside a server). `available` is

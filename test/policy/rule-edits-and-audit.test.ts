@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   describeTarget,
   explainAccess,
-  formatAuditLog,
   removeToolRules,
   resolveToolAccess,
   setToolRule,
   shadowingRules,
   withAuditEntry,
 } from '../../src/policy/index.js';
+import { formatAuditLog } from '../../src/discord/audit-text.js';
 import { defaultGuildSettings, type ToolRule } from '../../src/state/index.js';
 
 const RULES: ToolRule[] = [

@@ -45,7 +45,7 @@ describe('the run-hour window cannot be read', () => {
     expect(after.ok).toBe(true);
 
     // What the member is told: nothing was started, because the limits could not be checked.
-    const rules = { limiter, guildSettings: { get: async () => undefined } as unknown as AdmissionRules['guildSettings'], defaultLimits: limits({ runsPerHour: 5 }), allowDms: false, questionMaxChars: 4_000, logger: silentLogger() };
+    const rules: AdmissionRules = { limiter, limitsAt: async () => limits({ runsPerHour: 5 }), allowDms: false, questionMaxChars: 4_000, logger: silentLogger() };
     const decision = await decide(rules, { guildId: 'G1', channelId: 'C1', categoryId: null, userId: 'U3', roleIds: [] }, 'What time is it?');
     expect(decision).toEqual({ ok: false, message: expect.stringMatching(/cannot check usage limits right now .* so I did not start anything/) });
   });

@@ -1,16 +1,14 @@
 /**
- * The `allowedTools(scope)` function for BotContext: reads the guild's settings on every call (the
+ * The tools part of the rules (rules.ts): the `allowedTools(scope)` function reads the guild's settings on every call (the
  * engine asks before every step, so a moderator's change applies on the next step of a running run)
  * and resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
  * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change.
  */
-import type { RunScope } from './channel-settings.js';
+import type { AllowedTools, RunScope } from '../policy/index.js';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsStore } from '../state/index.js';
-import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from './resolve-access.js';
+import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from '../policy/index.js';
 
-/** What BotContext calls: the tools a run in this scope may use right now. */
-export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
 
 /** A tool held back in a guild because it changed since a moderator enabled it. */
 export interface SuspendedTool {
