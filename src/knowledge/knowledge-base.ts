@@ -2,7 +2,7 @@
  * The knowledge base over either engine: checks what comes in (collection names, sizes, links), turns
  * documents into cleaned passages, turns queries into safe words, and cleans and trims what goes out.
  */
-import { cleanText } from './clean-text.js';
+import { cleanDocumentText } from '../agent/clean-text.js';
 import { documentHash, formatBytes, prepareDocument } from './documents.js';
 import type { KnowledgeEngine, RawHit } from './engine.js';
 import { KnowledgeInputError } from './errors.js';
@@ -72,11 +72,11 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
       const hits = await visibleHits(engine, collection, terms, limit, options.canView);
       return hits.map((hit) => {
         // Cleaned again on the way out: rows written by an older version, or by hand, are untrusted too.
-        const text = cleanText(hit.text);
+        const text = cleanDocumentText(hit.text);
         return {
           ...hit,
-          title: cleanText(hit.title),
-          headings: hit.headings.map(cleanText),
+          title: cleanDocumentText(hit.title),
+          headings: hit.headings.map(cleanDocumentText),
           text,
           snippet: snippet(text, terms, Math.max(60, options.snippetChars ?? 320)),
         };
