@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../errors.js';
-import { safeGet, type HostLookup } from '../../tools/safe-http.js';
+import { safeGet, type HostLookup } from '../net/safe-http.js';
 import { cleanDocumentText } from '../agent/clean-text.js';
 import { documentFromBytes, EXTENSIONS, formatBytes, formatOfMediaType, formatOfName } from './documents.js';
 import { KnowledgeInputError } from './errors.js';
