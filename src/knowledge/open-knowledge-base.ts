@@ -7,7 +7,7 @@
 import { StorageError } from '../errors.js';
 import { redactUrl } from '../state/backends/backend.js';
 import { sqliteFile } from '../state/backends/open-backend.js';
-import { checkPrefix, DEFAULT_PREFIX, type KnowledgeEngine } from './engine.js';
+import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js';
 import { createKnowledgeBase } from './knowledge-base.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
 
@@ -34,17 +34,17 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const logger = options.logger ?? ((event) => console.warn(`[knowledge] ${event.message}`));
   const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
-  let engine: KnowledgeEngine;
+  let index: SearchIndex;
   switch (scheme) {
     case 'memory':
     case 'sqlite': {
       const file = scheme === 'memory' ? ':memory:' : sqliteFile(url, options.baseDir, 'KNOWLEDGE_URL');
-      engine = await (await import('./sqlite-engine.js')).openSqliteEngine(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
+      index = await (await import('./sqlite-index.js')).openSqliteIndex(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
       break;
     }
     case 'postgres':
     case 'postgresql':
-      engine = await (await import('./postgres-engine.js')).openPostgresEngine(url, redactUrl(url), {
+      index = await (await import('./postgres-index.js')).openPostgresIndex(url, redactUrl(url), {
         prefix,
         connectMs: options.timeouts?.connectMs ?? 5_000,
         queryMs: options.timeouts?.queryMs ?? 30_000,
@@ -57,5 +57,5 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
     default:
       throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
   }
-  return createKnowledgeBase(engine, limits, options.now);
+  return createKnowledgeBase(index, limits, options.now);
 }

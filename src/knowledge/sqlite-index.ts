@@ -11,8 +11,8 @@ import { StorageError } from '../errors.js';
 import { fts5Match } from './query-terms.js';
 import {
   channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
-  type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
-} from './engine.js';
+  type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
+} from './search-index.js';
 import { SqliteConnection, type SqlRunner } from './sqlite-connection.js';
 
 /** The tokenizer every FTS5 table here uses. */
@@ -45,7 +45,7 @@ INSERT INTO ${p}fts (${p}fts, rank) VALUES ('rank', '${RANK}');`;
 }
 
 /** Open (creating folder, file and tables as needed) the index in `file`, or ':memory:'. */
-export async function openSqliteEngine(file: string, options: { prefix: string; busyMs: number }): Promise<KnowledgeEngine> {
+export async function openSqliteIndex(file: string, options: { prefix: string; busyMs: number }): Promise<SearchIndex> {
   const where = file;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('sqlite', where, action, call);
   const p = options.prefix;
