@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openKnowledgeBase, type DocumentInput, type KnowledgeBase } from '../src/knowledge/index.js';
 import { queryTerms, websearchText } from '../src/knowledge/query-terms.js';
-import { SqliteConnection } from '../src/knowledge/sqlite-connection.js';
+import { SqliteConnection } from '../src/storage/sqlite-connection.js';
 import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-index.js';
 import { PG_TS_CONFIG } from '../src/knowledge/postgres-index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
@@ -61,7 +61,7 @@ interface Baseline {
 }
 
 async function sqliteBaseline(file: string): Promise<Baseline> {
-  const db = await SqliteConnection.open(file, 3_000);
+  const db = await SqliteConnection.open(file, { busyMs: 3_000 });
   await db.all('PRAGMA journal_mode = WAL');
   await db.exec(`CREATE VIRTUAL TABLE bare USING fts5(body, tokenize='${FTS5_TOKENIZER}')`);
   return {

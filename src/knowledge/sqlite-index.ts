@@ -13,7 +13,7 @@ import {
   channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
   type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
 } from './search-index.js';
-import { SqliteConnection, type SqlRunner } from './sqlite-connection.js';
+import { SqliteConnection, type SqlRunner } from '../storage/sqlite-connection.js';
 
 /** The tokenizer every FTS5 table here uses. */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -51,7 +51,7 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
   const p = options.prefix;
   const db = await guard('opening the database', async () => {
     if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
-    return SqliteConnection.open(file, options.busyMs);
+    return SqliteConnection.open(file, { busyMs: options.busyMs });
   });
   try {
     await guard('creating its tables', async () => {
