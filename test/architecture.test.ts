@@ -54,12 +54,53 @@ describe('import direction', () => {
   });
 
   it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
+    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });
 
   it('commands go through the Discord layer and policy, never through the composition root', () => {
     expect(violations('commands', (t) => !inside(t, 'app'))).toEqual([]);
+  });
+});
+
+/** Production code: what the homes below are about (tests and benches may open a raw connection to break it). */
+const PRODUCTION = ['src', 'tools', 'app', 'commands'];
+const productionFiles = () => PRODUCTION.flatMap(sourceFiles);
+const importers = (target: (t: string) => boolean) => productionFiles().filter((file) => importsOf(file).some(target));
+const mentioning = (pattern: RegExp) => productionFiles().filter((file) => pattern.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+
+describe('homes for shared parts', () => {
+  it('SQLite is opened only through src/storage/sqlite-connection.ts (thread memory only through its Keyv adapter)', () => {
+    expect(importers((t) => t === 'sqlite3')).toEqual(['src/storage/sqlite-connection.ts']);
+    expect(importers((t) => t === '@keyv/sqlite')).toEqual(['src/state/backends/sqlite-backend.ts']);
+  });
+
+  it('storage URLs are read only by src/storage/storage-url.ts', () => {
+    // A switch over the schemes names these two spellings; config.ts validates with one regex.
+    expect(mentioning(/['"](rediss|postgresql)['"]/)).toEqual(['src/storage/storage-url.ts']);
+  });
+
+  it('the network client lives in src/net/: nothing else opens sockets, resolves names or makes HTTP requests', () => {
+    const raw = (t: string) => /^(node:)?(net|dns|http|https|tls)$/.test(t) || t === 'undici';
+    // The health endpoints serve HTTP (node:http and node:net's AddressInfo); they fetch nothing.
+    const SERVER = 'src/ops/health-server.ts';
+    expect(importers(raw).filter((file) => !inside(file, 'src/net') && file !== SERVER)).toEqual([]);
+    const client = (t: string) => /(^|\/)(safe-http|address-policy|read-capped)\.ts$/.test(t);
+    expect(productionFiles().filter((file) => client(file) && !inside(file, 'src/net'))).toEqual([]);
+  });
+
+  it('text hygiene has one home: src/agent/clean-text.ts', () => {
+    expect(mentioning(/function clean\w*Text\b|\\u\{E00[0-7][0-9A-F]\}|\\u202[A-E]/i)).toEqual(['src/agent/clean-text.ts']);
+  });
+
+  it('token counting, trimming and the context fit live in src/state/context/', () => {
+    expect(importers((t) => t.startsWith('gpt-tokenizer')).filter((file) => !inside(file, 'src/state/context'))).toEqual([]);
+    const names = ['token-counter.ts', 'trim-history.ts', 'context-fit.ts', 'message-sequence.ts'];
+    expect(productionFiles().filter((file) => names.includes(path.basename(file)) && !inside(file, 'src/state/context'))).toEqual([]);
+  });
+
+  it('"engine" means the ReAct engine: no file outside src/agent/ is named after one', () => {
+    expect(productionFiles().filter((file) => /(^|-)engines?(-|\.ts$)/.test(path.basename(file)) && !inside(file, 'src/agent'))).toEqual([]);
   });
 });
