@@ -1,10 +1,10 @@
 /**
  * What a `calculate` call costs with the worker kept warm, against two in-run baselines: the same
- * engine called in-process (no thread hop, no kill switch: the floor), and a cold worker started for
+ * evaluator called in-process (no thread hop, no kill switch: the floor), and a cold worker started for
  * the call (what a worker per call, or a worker after a kill, would cost every time).
  */
 import { CalculatorPool } from '../tools/calculator/pool.js';
-import { createCalculatorEngine } from '../tools/calculator/engine.js';
+import { createCalculatorEvaluator } from '../tools/calculator/evaluator.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 
 const EXPRESSIONS = ['2 + 3 * 4', 'sqrt(2) * pi', '5 km to mi', '15% * 80', 'det([1, 2; 3, 4])', 'bignumber(2)^100'];
@@ -24,7 +24,7 @@ export async function benchCalculator(options: { warmup?: number; calls?: number
   const warmup = options.warmup ?? 50;
   const calls = options.calls ?? 400;
   const coldStarts = options.coldStarts ?? 5;
-  const engine = createCalculatorEngine();
+  const evaluator = createCalculatorEvaluator();
   const calculator = new CalculatorPool();
   await calculator.warm();
   const rows: BenchSection['rows'] = [];
@@ -32,12 +32,12 @@ export async function benchCalculator(options: { warmup?: number; calls?: number
   try {
     for (const expression of EXPRESSIONS) {
       await timeEach(warmup, () => calculator.calculate(expression));
-      await timeEach(warmup, () => engine.calculate(expression));
+      await timeEach(warmup, () => evaluator.calculate(expression));
       // Interleaved halves, so a burst of machine noise hits both sides alike.
       const warm = [...(await timeEach(calls / 2, () => calculator.calculate(expression)))];
-      const inProcess = [...(await timeEach(calls / 2, () => engine.calculate(expression)))];
+      const inProcess = [...(await timeEach(calls / 2, () => evaluator.calculate(expression)))];
       warm.push(...(await timeEach(calls / 2, () => calculator.calculate(expression))));
-      inProcess.push(...(await timeEach(calls / 2, () => engine.calculate(expression))));
+      inProcess.push(...(await timeEach(calls / 2, () => evaluator.calculate(expression))));
       warmMedians.push(median(warm));
       rows.push({
         case: `\`${expression}\``,

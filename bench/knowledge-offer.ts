@@ -26,7 +26,7 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 const TOOLS: PolicyTool[] = [{ name: 'calculate' }, { name: 'wikipedia' }, { name: 'current_time' }, { name: 'read_url', network: true }, { name: 'search_knowledge' }];
 const scope: RunScope = { guildId: '123456789012345678', channelId: '2', categoryId: null, userId: '3', roleIds: ['4'] };
 
-async function measure(storage: Storage, kb: KnowledgeBase, engine: string): Promise<BenchSection['rows']> {
+async function measure(storage: Storage, kb: KnowledgeBase, backend: string): Promise<BenchSection['rows']> {
   const logger = silentLogger();
   await storage.guildSettings.update(scope.guildId!, (s) => ({ ...s, toolRules: [{ tool: 'read_url', allow: true, channelId: '2' }] }));
   await kb.add(scope.guildId!, { source: 'faq.md', format: 'markdown', content: '# FAQ\n\nRaid night is on Friday.' });
@@ -49,7 +49,7 @@ async function measure(storage: Storage, kb: KnowledgeBase, engine: string): Pro
   const p = (values: number[], q: number) => percentile(values, q) * 1_000;
   const base = times[0]!;
   return ways.map(([name], w) => ({
-    engine,
+    backend,
     case: name,
     'µs per step (p50 / p95)': `${fmt(p(times[w]!, 50), 0)} / ${fmt(p(times[w]!, 95), 0)}`,
     'ours / baseline (p50)': w === 0 ? '1.00' : fmt(p(times[w]!, 50) / p(base, 50), 2),

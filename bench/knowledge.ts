@@ -14,9 +14,9 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openKnowledgeBase, type DocumentInput, type KnowledgeBase } from '../src/knowledge/index.js';
 import { queryTerms, websearchText } from '../src/knowledge/query-terms.js';
-import { SqliteConnection } from '../src/knowledge/sqlite-connection.js';
-import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-engine.js';
-import { PG_TS_CONFIG } from '../src/knowledge/postgres-engine.js';
+import { SqliteConnection } from '../src/storage/sqlite-connection.js';
+import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-index.js';
+import { PG_TS_CONFIG } from '../src/knowledge/postgres-index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
 
 const DOCUMENTS = 1_000;
@@ -61,7 +61,7 @@ interface Baseline {
 }
 
 async function sqliteBaseline(file: string): Promise<Baseline> {
-  const db = await SqliteConnection.open(file, 3_000);
+  const db = await SqliteConnection.open(file, { busyMs: 3_000 });
   await db.all('PRAGMA journal_mode = WAL');
   await db.exec(`CREATE VIRTUAL TABLE bare USING fts5(body, tokenize='${FTS5_TOKENIZER}')`);
   return {
@@ -119,7 +119,7 @@ async function timeInTurns<T>(items: T[], ways: Array<(item: T) => Promise<unkno
 const latency = (times: number[]) => `p50 ${fmt(percentile(times, 50), 2)} ms, p95 ${fmt(percentile(times, 95), 2)} ms`;
 const ratio = (ours: number[], base: number[], p: number) => fmt(percentile(ours, p) / percentile(base, p), 2);
 
-async function benchEngine(engine: string, kb: KnowledgeBase, baseline: Baseline, data: ReturnType<typeof corpus>): Promise<BenchSection['rows']> {
+async function benchBackend(backend: string, kb: KnowledgeBase, baseline: Baseline, data: ReturnType<typeof corpus>): Promise<BenchSection['rows']> {
   let passages = 0;
   const [oursMs, baseMs] = await timeInTurns(data.docs, [
     async (doc) => void (passages += (await kb.add('bench', doc)).document.passages),
@@ -145,13 +145,13 @@ async function benchEngine(engine: string, kb: KnowledgeBase, baseline: Baseline
   const has = await timeEach(data.questions.slice(0, 100), () => kb.hasDocuments('bench'));
   const rate = (n: number, s: number) => `${fmt(n / s, 0)} passages/s`;
   return [
-    { engine, case: `index ${passages.toLocaleString('en')} passages (${DOCUMENTS.toLocaleString('en')} documents) with add()`, result: rate(passages, oursSeconds), 'ours / baseline': fmt(baseSeconds / oursSeconds, 2) },
-    { engine, case: 'baseline: the same passages into a bare full-text table, one transaction per document', result: rate(passages, baseSeconds), 'ours / baseline': '1.00' },
-    { engine, case: 'add() of an unchanged document (hash match, nothing re-indexed)', result: `${fmt(unchangedMs, 2)} ms each`, 'ours / baseline': '' },
-    { engine, case: `search() limit 5, ${QUERIES} questions of 2-5 words`, result: latency(ours), 'ours / baseline': `p50 ${ratio(ours, raw, 50)}, p95 ${ratio(ours, raw, 95)}` },
-    { engine, case: 'baseline: raw full-text query, same words OR-ed, bare table', result: latency(raw), 'ours / baseline': '1.00' },
-    { engine, case: 'baseline: no index, LIKE scan of every passage ranked by words found', result: latency(like), 'ours / baseline': `p50 ${ratio(ours, like, 50)}, p95 ${ratio(ours, like, 95)}` },
-    { engine, case: 'hasDocuments() (is the tool offered?)', result: latency(has), 'ours / baseline': '' },
+    { backend, case: `index ${passages.toLocaleString('en')} passages (${DOCUMENTS.toLocaleString('en')} documents) with add()`, result: rate(passages, oursSeconds), 'ours / baseline': fmt(baseSeconds / oursSeconds, 2) },
+    { backend, case: 'baseline: the same passages into a bare full-text table, one transaction per document', result: rate(passages, baseSeconds), 'ours / baseline': '1.00' },
+    { backend, case: 'add() of an unchanged document (hash match, nothing re-indexed)', result: `${fmt(unchangedMs, 2)} ms each`, 'ours / baseline': '' },
+    { backend, case: `search() limit 5, ${QUERIES} questions of 2-5 words`, result: latency(ours), 'ours / baseline': `p50 ${ratio(ours, raw, 50)}, p95 ${ratio(ours, raw, 95)}` },
+    { backend, case: 'baseline: raw full-text query, same words OR-ed, bare table', result: latency(raw), 'ours / baseline': '1.00' },
+    { backend, case: 'baseline: no index, LIKE scan of every passage ranked by words found', result: latency(like), 'ours / baseline': `p50 ${ratio(ours, like, 50)}, p95 ${ratio(ours, like, 95)}` },
+    { backend, case: 'hasDocuments() (is the tool offered?)', result: latency(has), 'ours / baseline': '' },
   ];
 }
 
@@ -168,7 +168,7 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
-/** The knowledge section: one set of rows per reachable engine. */
+/** The knowledge section: one set of rows per reachable index backend. */
 export async function benchKnowledge(): Promise<BenchSection> {
   const data = corpus();
   const rows: BenchSection['rows'] = [];
@@ -178,7 +178,7 @@ export async function benchKnowledge(): Promise<BenchSection> {
     const kb = await openKnowledgeBase(`sqlite://${path.join(dir, 'kb.sqlite')}`, { baseDir: dir });
     const baseline = await sqliteBaseline(path.join(dir, 'baseline.sqlite'));
     try {
-      rows.push(...(await benchEngine('sqlite', kb, baseline, data)));
+      rows.push(...(await benchBackend('sqlite', kb, baseline, data)));
     } finally {
       await Promise.all([kb.close(), baseline.close()]);
     }
@@ -187,7 +187,7 @@ export async function benchKnowledge(): Promise<BenchSection> {
       const pgKb = await openKnowledgeBase(POSTGRES_URL, { baseDir: dir, prefix });
       const pgBaseline = await postgresBaseline(`${prefix}bare`);
       try {
-        rows.push(...(await benchEngine('postgres', pgKb, pgBaseline, data)));
+        rows.push(...(await benchBackend('postgres', pgKb, pgBaseline, data)));
       } finally {
         await pgKb.close();
         await pgBaseline.close();

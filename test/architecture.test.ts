@@ -54,7 +54,7 @@ describe('import direction', () => {
   });
 
   it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
+    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });
@@ -78,5 +78,46 @@ describe('the rules of a place have one home', () => {
     const offenders = [...sourceFiles('src'), ...sourceFiles('app')]
       .filter((file) => !file.startsWith('src/state/') && !home.has(file) && reads.test(read(file)));
     expect(offenders).toEqual([]);
+  });
+});
+
+/** Production code: what the homes below are about (tests and benches may open a raw connection to break it). */
+const PRODUCTION = ['src', 'tools', 'app', 'commands'];
+const productionFiles = () => PRODUCTION.flatMap(sourceFiles);
+const importers = (target: (t: string) => boolean) => productionFiles().filter((file) => importsOf(file).some(target));
+const mentioning = (pattern: RegExp) => productionFiles().filter((file) => pattern.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+
+describe('homes for shared parts', () => {
+  it('SQLite is opened only through src/storage/sqlite-connection.ts (thread memory only through its Keyv adapter)', () => {
+    expect(importers((t) => t === 'sqlite3')).toEqual(['src/storage/sqlite-connection.ts']);
+    expect(importers((t) => t === '@keyv/sqlite')).toEqual(['src/state/backends/sqlite-backend.ts']);
+  });
+
+  it('storage URLs are read only by src/storage/storage-url.ts', () => {
+    // A switch over the schemes names these two spellings; config.ts validates with one regex.
+    expect(mentioning(/['"](rediss|postgresql)['"]/)).toEqual(['src/storage/storage-url.ts']);
+  });
+
+  it('the network client lives in src/net/: nothing else opens sockets, resolves names or makes HTTP requests', () => {
+    const raw = (t: string) => /^(node:)?(net|dns|http|https|tls)$/.test(t) || t === 'undici';
+    // The health endpoints and the REST proxy serve HTTP (node:http); they fetch nothing on a model's or a member's say-so.
+    const SERVERS = new Set(['src/ops/health-server.ts', 'app/rest-proxy.ts']);
+    expect(importers(raw).filter((file) => !inside(file, 'src/net') && !SERVERS.has(file))).toEqual([]);
+    const client = (t: string) => /(^|\/)(safe-http|address-policy|read-capped)\.ts$/.test(t);
+    expect(productionFiles().filter((file) => client(file) && !inside(file, 'src/net'))).toEqual([]);
+  });
+
+  it('text hygiene has one home: src/agent/clean-text.ts', () => {
+    expect(mentioning(/function clean\w*Text\b|\\u\{E00[0-7][0-9A-F]\}|\\u202[A-E]/i)).toEqual(['src/agent/clean-text.ts']);
+  });
+
+  it('token counting, trimming and the context fit live in src/state/context/', () => {
+    expect(importers((t) => t.startsWith('gpt-tokenizer')).filter((file) => !inside(file, 'src/state/context'))).toEqual([]);
+    const names = ['token-counter.ts', 'trim-history.ts', 'context-fit.ts', 'message-sequence.ts'];
+    expect(productionFiles().filter((file) => names.includes(path.basename(file)) && !inside(file, 'src/state/context'))).toEqual([]);
+  });
+
+  it('"engine" means the ReAct engine: no file outside src/agent/ is named after one', () => {
+    expect(productionFiles().filter((file) => /(^|-)engines?(-|\.ts$)/.test(path.basename(file)) && !inside(file, 'src/agent'))).toEqual([]);
   });
 });

@@ -10,13 +10,13 @@ import { currentTimeTool } from './current-time.js';
 import { createPlotTool } from './plot/plot.js';
 import { PlotRenderer, type PlotRendererOptions } from './plot/renderer.js';
 import { createReadUrlTool } from './read-url.js';
-import type { HostLookup } from './safe-http.js';
+import type { HostLookup } from '../src/net/safe-http.js';
 import { createSearchKnowledgeTool } from './search-knowledge.js';
 import type { ProviderSettings } from './web-search/providers.js';
 import { createWebSearchTool, type SearchAllowance } from './web-search/web-search.js';
 import { createWikipediaTool } from './wikipedia.js';
 
-export type { HostLookup } from './safe-http.js';
+export type { HostLookup } from '../src/net/safe-http.js';
 export type { CalculatorOptions } from './calculator/pool.js';
 export type { PlotRendererOptions } from './plot/renderer.js';
 export type { SearchAllowance } from './web-search/web-search.js';

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../src/agent/tool.js';
 import { capText, htmlToText, tidyWhitespace } from './html-text.js';
-import { safeGet, type HostLookup } from './safe-http.js';
+import { safeGet, type HostLookup } from '../src/net/safe-http.js';
 
 export interface ReadUrlOptions {
   userAgent: string;

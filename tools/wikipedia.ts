@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDefinition } from '../src/agent/tool.js';
 import { ToolError } from '../src/errors.js';
 import { capText, htmlToText } from './html-text.js';
-import { readCapped } from './read-capped.js';
+import { readCapped } from '../src/net/read-capped.js';
 
 export interface WikipediaOptions {
   /** The Action API endpoint, e.g. https://en.wikipedia.org/w/api.php (WIKIPEDIA_API_URL). */

@@ -3,8 +3,11 @@
  * questions, display names and answers on their way to Discord. Invisible characters are how text hides
  * instructions from the people reading it ("ASCII smuggling" with Unicode tag characters) and how it
  * makes code or names read differently from what they are (Trojan Source bidi overrides, zero-width
- * characters in look-alike names). Pure functions, no dependencies: the engine and the Discord layer
- * both import this one home.
+ * characters in look-alike names). Pure functions, no dependencies: the engine, the Discord layer and
+ * the knowledge base all import this one home.
+ *
+ * Two cleaners, on purpose: `cleanText` for what is shown or sent now, and `cleanDocumentText` for
+ * documents the knowledge base keeps, whose narrower rules stored passages were cleaned with.
  */
 
 // A subdivision flag (England, Scotland, Wales) is the only legitimate use of tag characters:
@@ -87,4 +90,29 @@ export function speakerTag(name: string, fallbackId: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return [...tag].slice(0, 40).join('').trim() || `user ${fallbackId}`;
+}
+
+// Documents: every tag character (a subdivision flag too), bidi controls, zero-width characters and
+// controls, with line ends normalized; soft hyphens and direction marks are kept, as passages already
+// stored were cleaned this way.
+const DOC_TAGS = /[\u{E0000}-\u{E007F}]/gu;
+const DOC_BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
+const DOC_ZERO_WIDTH = /[\u200B\u200C\u2060\uFEFF]/g;
+// A joiner is kept only between two pictographs (an optional variation selector or skin tone may follow the first).
+const DOC_LONE_JOINER = /(?<!\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+const DOC_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/**
+ * A document's text (passages, titles, headings, message authors) for the knowledge base: without
+ * Unicode tag characters, bidi overrides and isolates, zero-width characters (but a joiner inside an
+ * emoji) and controls other than tab and newline; line ends normalized to `\n`.
+ */
+export function cleanDocumentText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(DOC_TAGS, '')
+    .replace(DOC_BIDI, '')
+    .replace(DOC_ZERO_WIDTH, '')
+    .replace(DOC_LONE_JOINER, '')
+    .replace(DOC_CONTROLS, '');
 }

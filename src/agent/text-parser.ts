@@ -98,7 +98,7 @@ function sections(reply: string): Section[] {
     }
     append(text);
   }
-  return out.map((s) => ({ label: s.label, text: cleanText(s.text) }));
+  return out.map((s) => ({ label: s.label, text: tidyLabelValue(s.text) }));
 }
 
 /** The value after a label. Markers right after the colon close a bold label (`**Answer:** x`) or open the value (`Answer: **Paris** is…`). */
@@ -108,7 +108,7 @@ function labelValue(m: RegExpExecArray): string {
 }
 
 /** Trim, drop emphasis markers left unbalanced around a value (`python_repl_ast**`), and inline trailing PAUSE. */
-function cleanText(text: string): string {
+function tidyLabelValue(text: string): string {
   let t = text.replace(TRAILING_PAUSE, '').trim();
   const lead = /^[*_]{1,3}(?=\S)/.exec(t)?.[0];
   if (lead && !t.slice(lead.length).includes(lead)) t = t.slice(lead.length);

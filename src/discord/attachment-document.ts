@@ -4,8 +4,8 @@
  * forged or relayed payload must not make the bot fetch anything else), with no redirects, a size cap
  * checked before and while downloading, and one deadline. The type is checked before the download.
  */
-import { readCapped } from '../../tools/read-capped.js';
-import { cleanText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../knowledge/index.js';
+import { readCapped } from '../net/read-capped.js';
+import { cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../knowledge/index.js';
 
 /** Where Discord serves attachments. */
 export const DISCORD_CDN_ORIGINS: readonly string[] = ['https://cdn.discordapp.com', 'https://media.discordapp.net'];
@@ -47,7 +47,7 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
   const { maxFileBytes } = options;
 
   return async (attachment, signal) => {
-    const name = cleanText(attachment.name ?? '').replace(/[\\/]/g, '_').trim().slice(0, 200) || 'file';
+    const name = cleanDocumentText(attachment.name ?? '').replace(/[\\/]/g, '_').trim().slice(0, 200) || 'file';
     let url: URL;
     try {
       url = new URL(attachment.url);

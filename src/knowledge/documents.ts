@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { htmlToText } from '../../tools/html-text.js';
 import { chunkText, type Passage } from './chunk.js';
-import { cleanText } from './clean-text.js';
+import { cleanDocumentText } from '../agent/clean-text.js';
 import { KnowledgeInputError } from './errors.js';
 import { HEADING_MARK } from './sections.js';
 import type { DocumentFormat, DocumentInput } from './types.js';
@@ -126,13 +126,13 @@ export function prepareDocument(doc: DocumentInput): PreparedDocument {
   } else {
     text = doc.content.replace(/^\uFEFF/, '');
   }
-  text = cleanText(text);
+  text = cleanDocumentText(text);
   const syntax = doc.format === 'html' ? 'marked' : doc.format;
   const frontMatter = syntax === 'markdown' ? /^---\n([\s\S]*?)\n---\n/.exec(text) : null;
   if (frontMatter) text = text.slice(frontMatter[0].length);
   const { passages, title: headingTitle } = chunkText(text, syntax);
   const frontTitle = frontMatter?.[1]?.match(/^title:\s*["']?(.+?)["']?\s*$/m)?.[1];
-  const title = cleanText(doc.title ?? frontTitle ?? fallbackTitle ?? headingTitle ?? defaultTitle(doc.source)).replace(/\s+/g, ' ').trim().slice(0, 200);
+  const title = cleanDocumentText(doc.title ?? frontTitle ?? fallbackTitle ?? headingTitle ?? defaultTitle(doc.source)).replace(/\s+/g, ' ').trim().slice(0, 200);
   if (passages.length === 0) throw new KnowledgeInputError(`${doc.source} has no text to index.`);
   // The title is shown with every passage; a heading path that merely repeats it says nothing more.
   for (const passage of passages) {

@@ -13,4 +13,4 @@ export { documentFromBytes, formatBytes, formatOfMediaType, formatOfName, type B
 export {
   documentFromDiscordMessage, documentFromFile, documentFromUrl, listFolder, type DiscordMessageSource, type UrlSourceOptions,
 } from './sources.js';
-export { cleanText } from './clean-text.js';
+export { cleanDocumentText } from '../agent/clean-text.js';

@@ -1,10 +1,10 @@
 /**
- * The knowledge base over either engine: checks what comes in (collection names, sizes, links), turns
+ * The knowledge base over either index: checks what comes in (collection names, sizes, links), turns
  * documents into cleaned passages, turns queries into safe words, and cleans and trims what goes out.
  */
-import { cleanText } from './clean-text.js';
+import { cleanDocumentText } from '../agent/clean-text.js';
 import { documentHash, formatBytes, prepareDocument } from './documents.js';
-import type { KnowledgeEngine, RawHit } from './engine.js';
+import type { SearchIndex, RawHit } from './search-index.js';
 import { KnowledgeInputError } from './errors.js';
 import { queryTerms, snippet } from './query-terms.js';
 import type { AddResult, DocumentInput, KnowledgeBase, KnowledgeLimits, SearchHit, SearchOptions } from './types.js';
@@ -23,11 +23,11 @@ export function checkCollection(collection: string): string {
   return collection;
 }
 
-/** Build the knowledge base over an opened engine. */
-export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLimits, now: () => Date = () => new Date()): KnowledgeBase {
+/** Build the knowledge base over an opened index. */
+export function createKnowledgeBase(index: SearchIndex, limits: KnowledgeLimits, now: () => Date = () => new Date()): KnowledgeBase {
   return {
-    kind: engine.kind,
-    where: engine.where,
+    kind: index.kind,
+    where: index.where,
     limits,
 
     async add(collection, doc): Promise<AddResult> {
@@ -37,10 +37,10 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
       if (bytes > limits.maxFileBytes) {
         throw new KnowledgeInputError(`${doc.source} is ${formatBytes(bytes)}; a document may be at most ${formatBytes(limits.maxFileBytes)} (KNOWLEDGE_MAX_FILE_BYTES).`);
       }
-      const stored = await engine.find(collection, doc.source);
+      const stored = await index.find(collection, doc.source);
       if (stored && stored.hash === documentHash(doc)) return { status: 'unchanged', document: stored.document };
       const prepared = prepareDocument(doc);
-      const outcome = await engine.write({
+      const outcome = await index.write({
         collection, source: doc.source, title: prepared.title, link: doc.link, format: doc.format, hash: prepared.hash, bytes, channelId: doc.channelId,
         passages: prepared.passages.map((p, ordinal) => ({ ordinal, headings: p.headings, text: p.text })),
         maxBytes: limits.maxBytes, now: now(),
@@ -56,12 +56,12 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
 
     async remove(collection, idOrSource) {
       checkCollection(collection);
-      return engine.remove(collection, String(idOrSource).trim());
+      return index.remove(collection, String(idOrSource).trim());
     },
 
     async list(collection) {
       checkCollection(collection);
-      return engine.list(collection);
+      return index.list(collection);
     },
 
     async search(collection, query, options: SearchOptions = {}): Promise<SearchHit[]> {
@@ -69,14 +69,14 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
       const terms = queryTerms(typeof query === 'string' ? query : '');
       if (terms.length === 0) return [];
       const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? 5) || 5));
-      const hits = await visibleHits(engine, collection, terms, limit, options.canView);
+      const hits = await visibleHits(index, collection, terms, limit, options.canView);
       return hits.map((hit) => {
         // Cleaned again on the way out: rows written by an older version, or by hand, are untrusted too.
-        const text = cleanText(hit.text);
+        const text = cleanDocumentText(hit.text);
         return {
           ...hit,
-          title: cleanText(hit.title),
-          headings: hit.headings.map(cleanText),
+          title: cleanDocumentText(hit.title),
+          headings: hit.headings.map(cleanDocumentText),
           text,
           snippet: snippet(text, terms, Math.max(60, options.snippetChars ?? 320)),
         };
@@ -85,15 +85,15 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
 
     async bytes(collection) {
       checkCollection(collection);
-      return engine.bytes(collection);
+      return index.bytes(collection);
     },
 
     async hasDocuments(collection) {
       checkCollection(collection);
-      return engine.hasDocuments(collection);
+      return index.hasDocuments(collection);
     },
 
-    close: () => engine.close(),
+    close: () => index.close(),
   };
 }
 
@@ -102,8 +102,8 @@ export function createKnowledgeBase(engine: KnowledgeEngine, limits: KnowledgeLi
  * after ranking, so more are read (four times as many each round, up to MAX_SCAN) until `limit` are
  * found or the matches run out. Each channel is asked about once per search.
  */
-async function visibleHits(engine: KnowledgeEngine, collection: string, terms: string[], limit: number, canView: SearchOptions['canView']): Promise<RawHit[]> {
-  if (!canView) return engine.search(collection, terms, limit);
+async function visibleHits(index: SearchIndex, collection: string, terms: string[], limit: number, canView: SearchOptions['canView']): Promise<RawHit[]> {
+  if (!canView) return index.search(collection, terms, limit);
   const answers = new Map<string, Promise<boolean>>();
   const mayView = (channelId: string) => {
     let answer = answers.get(channelId);
@@ -111,7 +111,7 @@ async function visibleHits(engine: KnowledgeEngine, collection: string, terms: s
     return answer;
   };
   for (let scan = limit; ; scan = Math.min(MAX_SCAN, scan * 4)) {
-    const hits = await engine.search(collection, terms, scan);
+    const hits = await index.search(collection, terms, scan);
     const shown = await Promise.all(hits.map((hit) => (hit.channelId ? mayView(hit.channelId) : true)));
     const visible = hits.filter((_, i) => shown[i]);
     if (visible.length >= limit || hits.length < scan || scan >= MAX_SCAN) return visible.slice(0, limit);

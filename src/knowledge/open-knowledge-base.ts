@@ -5,9 +5,8 @@
  * server or a SQLite without FTS5 is a clear StorageError at start-up.
  */
 import { StorageError } from '../errors.js';
-import { redactUrl } from '../state/backends/backend.js';
-import { sqliteFile } from '../state/backends/open-backend.js';
-import { checkPrefix, DEFAULT_PREFIX, type KnowledgeEngine } from './engine.js';
+import { parseStorageUrl, redactUrl } from '../storage/storage-url.js';
+import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js';
 import { createKnowledgeBase } from './knowledge-base.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
 
@@ -33,18 +32,17 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
   }
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const logger = options.logger ?? ((event) => console.warn(`[knowledge] ${event.message}`));
-  const scheme = /^([a-z]+):/i.exec(url)?.[1]?.toLowerCase();
-  let engine: KnowledgeEngine;
-  switch (scheme) {
+  const target = parseStorageUrl(url, options.baseDir, 'KNOWLEDGE_URL');
+  let index: SearchIndex;
+  switch (target?.kind) {
     case 'memory':
     case 'sqlite': {
-      const file = scheme === 'memory' ? ':memory:' : sqliteFile(url, options.baseDir, 'KNOWLEDGE_URL');
-      engine = await (await import('./sqlite-engine.js')).openSqliteEngine(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
+      const file = target.kind === 'memory' ? ':memory:' : target.file;
+      index = await (await import('./sqlite-index.js')).openSqliteIndex(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
       break;
     }
     case 'postgres':
-    case 'postgresql':
-      engine = await (await import('./postgres-engine.js')).openPostgresEngine(url, redactUrl(url), {
+      index = await (await import('./postgres-index.js')).openPostgresIndex(target.url, redactUrl(target.url), {
         prefix,
         connectMs: options.timeouts?.connectMs ?? 5_000,
         queryMs: options.timeouts?.queryMs ?? 30_000,
@@ -52,10 +50,9 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
       });
       break;
     case 'redis':
-    case 'rediss':
       throw new StorageError('The knowledge base cannot live in Redis (it needs full-text search): set KNOWLEDGE_URL to sqlite://data/knowledge.sqlite or a postgres:// URL.');
     default:
       throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
   }
-  return createKnowledgeBase(engine, limits, options.now);
+  return createKnowledgeBase(index, limits, options.now);
 }

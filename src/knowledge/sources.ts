@@ -7,8 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../errors.js';
-import { safeGet, type HostLookup } from '../../tools/safe-http.js';
-import { cleanText } from './clean-text.js';
+import { safeGet, type HostLookup } from '../net/safe-http.js';
+import { cleanDocumentText } from '../agent/clean-text.js';
 import { documentFromBytes, EXTENSIONS, formatBytes, formatOfMediaType, formatOfName } from './documents.js';
 import { KnowledgeInputError } from './errors.js';
 import type { DocumentInput } from './types.js';
@@ -135,9 +135,9 @@ export function documentFromDiscordMessage(message: DiscordMessageSource): Docum
   const content = message.content ?? '';
   if (!content.trim()) throw new KnowledgeInputError('That message has no text to add (files attached to it can be added with /kb add).');
   const link = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
-  const firstLine = cleanText(content).split('\n').find((line) => line.trim())!.replace(/[#>*_`~|]+/g, '').replace(/\s+/g, ' ').trim();
+  const firstLine = cleanDocumentText(content).split('\n').find((line) => line.trim())!.replace(/[#>*_`~|]+/g, '').replace(/\s+/g, ' ').trim();
   const excerpt = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;
-  const author = cleanText(message.authorName ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) || 'someone';
+  const author = cleanDocumentText(message.authorName ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) || 'someone';
   // Bound to its channel: only members who can view it there find what was said in it.
   return { source: link, link, title: `${author}: ${excerpt || 'a message'}`, format: 'markdown', content, channelId };
 }

@@ -1,6 +1,6 @@
 /**
  * Thread memory and guild settings. Open with `createStorage(config.storage)`; serialize a thread's work
- * with a `ThreadQueue`; fit a loaded conversation into the model's context with `trimHistory`.
+ * with a `ThreadQueue`; fit a loaded conversation into the model's context with `trimHistory` (context/).
  */
 export { createStorage, type Storage, type StorageDeps } from './create-storage.js';
 export type {
@@ -29,9 +29,6 @@ export {
 } from './guild-settings-schema.js';
 export { RECORD_VERSION, type Migrations } from './records.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
-export { trimHistory, type TrimOptions, type TrimResult } from './trim-history.js';
-export { REPLY_PRIMING, TokenCounter, encodingForModel, tokenCounters, type EncodingName } from './token-counter.js';
-export { sequenceProblem } from './message-sequence.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
-export { contextFit, type ContextFitOptions } from './context-fit.js';
+export * from './context/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';

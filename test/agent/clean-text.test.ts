@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, escapeDisplayName, isBlankQuestion, speakerTag } from '../../src/agent/clean-text.js';
+import { cleanDocumentText, cleanText, escapeDisplayName, isBlankQuestion, speakerTag } from '../../src/agent/clean-text.js';
 
 /** What the "ASCII smuggling" attack does: each ASCII character shifted into the tag block, invisible. */
 const smuggle = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
@@ -108,5 +108,15 @@ describe('speakerTag', () => {
   it('falls back to the member id when nothing readable is left, and stays short', () => {
     expect(speakerTag('\u3164\u200B', '44')).toBe('user 44');
     expect([...speakerTag('x'.repeat(100), '1')]).toHaveLength(40);
+  });
+});
+
+describe('cleanDocumentText (knowledge passages)', () => {
+  it('removes tag characters, bidi controls and zero-width characters, but keeps emoji joiners', () => {
+    const tags = String.fromCodePoint(0xe0001, 0xe0068, 0xe0069, 0xe007f);
+    expect(cleanDocumentText(`a${tags}b\u202Ac\u202Bd\u202Ce\u202Df\u202Eg\u2066h\u2067i\u2068j\u2069k`)).toBe('abcdefghijk');
+    expect(cleanDocumentText('zero\u200Bwidth\u200C\u200Djoin\u2060er\uFEFF')).toBe('zerowidthjoiner');
+    expect(cleanDocumentText('👩\u200D💻 and 👍🏽\u200D and 🏳️\u200D🌈 and a\u200D👀')).toBe('👩\u200D💻 and 👍🏽 and 🏳️\u200D🌈 and a👀');
+    expect(cleanDocumentText('bell\u0007 null\u0000 esc\u001b[31m line\r\nend\ttab')).toBe('bell null esc[31m line\nend\ttab');
   });
 });

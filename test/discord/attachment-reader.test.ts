@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedSource, createAttachmentReader, userContent, type AttachmentRef, type AttachmentReaderOptions } from '../../src/discord/attachments.js';
-import { TokenCounter } from '../../src/state/token-counter.js';
+import { TokenCounter } from '../../src/state/context/token-counter.js';
 
 /** About 99 KB of log lines, different in every file. */
 const bigLog = (n: number) => Array.from({ length: 1_500 }, (_, i) => `2026-05-0${n % 9} 12:${String(i % 60).padStart(2, '0')} worker-${n} request ${i * 7919} took ${i % 997} ms`).join('\n').slice(0, 99_000);

@@ -3,7 +3,7 @@
  * fake Discord's signed CDN, and sent to the model as an image part, as text, or as a note.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TokenCounter } from '../../src/state/token-counter.js';
+import { TokenCounter } from '../../src/state/context/token-counter.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;

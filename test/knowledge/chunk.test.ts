@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText, CHUNK_SIZES } from '../../src/knowledge/chunk.js';
 import { prepareDocument } from '../../src/knowledge/documents.js';
-import { cleanText } from '../../src/knowledge/clean-text.js';
 
 const sentence = (n: number) => `Sentence number ${n} talks about the harbour and its boats. `;
 const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join('').trim();
@@ -104,15 +103,5 @@ describe('preparing documents', () => {
     ]);
     expect(hashes.size).toBe(6);
     expect(prepareDocument(base).hash).toBe(prepareDocument({ ...base }).hash);
-  });
-});
-
-describe('cleaning passages', () => {
-  it('removes tag characters, bidi controls and zero-width characters, but keeps emoji joiners', () => {
-    const tags = String.fromCodePoint(0xe0001, 0xe0068, 0xe0069, 0xe007f);
-    expect(cleanText(`a${tags}b\u202Ac\u202Bd\u202Ce\u202Df\u202Eg\u2066h\u2067i\u2068j\u2069k`)).toBe('abcdefghijk');
-    expect(cleanText('zero\u200Bwidth\u200C\u200Djoin\u2060er\uFEFF')).toBe('zerowidthjoiner');
-    expect(cleanText('👩\u200D💻 and 👍🏽\u200D and 🏳️\u200D🌈 and a\u200D👀')).toBe('👩\u200D💻 and 👍🏽 and 🏳️\u200D🌈 and a👀');
-    expect(cleanText('bell\u0007 null\u0000 esc\u001b[31m line\r\nend\ttab')).toBe('bell null esc[31m line\nend\ttab');
   });
 });

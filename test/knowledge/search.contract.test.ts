@@ -1,5 +1,5 @@
 /**
- * Search on both engines: ranking, limits, and queries from people and models that are full of search
+ * Search on both index backends: ranking, limits, and queries from people and models that are full of search
  * syntax. No query may ever error, and no operator in it may change what is matched: `-dragon` still
  * finds dragons, `title:dragon` searches for both words, `dragon*` is the word dragon.
  */

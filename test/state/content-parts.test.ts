@@ -3,8 +3,8 @@ import { IMAGE_NOTE, IMAGE_TOKENS } from '../../src/agent/content.js';
 import { toTextTranscript } from '../../src/agent/text-protocol.js';
 import type { ChatMessage } from '../../src/agent/types.js';
 import { RECORD_VERSION } from '../../src/state/records.js';
-import { TokenCounter } from '../../src/state/token-counter.js';
-import { trimHistory } from '../../src/state/trim-history.js';
+import { TokenCounter } from '../../src/state/context/token-counter.js';
+import { trimHistory } from '../../src/state/context/trim-history.js';
 import { toModelMessages } from '../../src/state/types.js';
 import { fakeClock, openStores, recordingLogger } from './helpers/stores.js';
 

@@ -3,14 +3,14 @@
  * print a bare "Infinity" as its answer.
  */
 import { describe, expect, it } from 'vitest';
-import { createCalculatorEngine } from '../../tools/calculator/engine.js';
+import { createCalculatorEvaluator } from '../../tools/calculator/evaluator.js';
 import { CalculatorPool } from '../../tools/calculator/pool.js';
 import { createCalculateTool } from '../../tools/calculator/calculate.js';
 import { toolContext } from './helpers/tool-context.js';
 
-const engine = createCalculatorEngine();
+const evaluator = createCalculatorEvaluator();
 const result = (expression: string) => {
-  const reply = engine.calculate(expression);
+  const reply = evaluator.calculate(expression);
   if (!reply.ok) throw new Error(`refused: ${reply.message}`);
   return reply.text;
 };

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/errors.js';
 import { CalculatorPool } from '../../tools/calculator/pool.js';
-import { createCalculatorEngine } from '../../tools/calculator/engine.js';
+import { createCalculatorEvaluator } from '../../tools/calculator/evaluator.js';
 
 const SLOW = 'factorial(bignumber(1e7))'; // minutes of work if nothing stopped it
 
@@ -127,23 +127,23 @@ describe('the calculator worker', () => {
   });
 });
 
-describe('the calculator engine', () => {
+describe('the calculator evaluator', () => {
   it('notices when something shared changed during a call, so the host replaces the worker', () => {
-    const engine = createCalculatorEngine();
-    expect(engine.calculate('1 + 1')).toEqual({ ok: true, text: '2' });
-    expect(engine.integrityProblem()).toBeUndefined();
+    const evaluator = createCalculatorEvaluator();
+    expect(evaluator.calculate('1 + 1')).toEqual({ ok: true, text: '2' });
+    expect(evaluator.integrityProblem()).toBeUndefined();
     (globalThis as Record<string, unknown>).leakedFromACall = true;
     try {
-      expect(engine.integrityProblem()).toMatch(/changed/);
+      expect(evaluator.integrityProblem()).toMatch(/changed/);
     } finally {
       delete (globalThis as Record<string, unknown>).leakedFromACall;
     }
-    expect(engine.integrityProblem()).toBeUndefined();
+    expect(evaluator.integrityProblem()).toBeUndefined();
   });
 
   it('gives every call a fresh scope', () => {
-    const engine = createCalculatorEngine();
-    expect(engine.calculate('secret = 42')).toEqual({ ok: true, text: '42' });
-    expect(engine.calculate('secret')).toMatchObject({ ok: false, message: expect.stringMatching(/Undefined symbol secret/) });
+    const evaluator = createCalculatorEvaluator();
+    expect(evaluator.calculate('secret = 42')).toEqual({ ok: true, text: '42' });
+    expect(evaluator.calculate('secret')).toMatchObject({ ok: false, message: expect.stringMatching(/Undefined symbol secret/) });
   });
 });

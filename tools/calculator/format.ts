@@ -5,7 +5,7 @@
  * booleans, complex numbers and fractions come back.
  */
 import type { MathJsInstance } from 'mathjs';
-import type { EngineReply } from './engine.js';
+import type { EvaluatorReply } from './evaluator.js';
 
 /** Most elements a matrix result may have; a bigger one is summarised instead of printed. */
 export const MAX_RESULT_ELEMENTS = 1_000;
@@ -24,7 +24,7 @@ export type NonFiniteExplainer = (index: number, value: unknown) => string | und
  * Check `value` is a mathematical value and format it, or say why it cannot be shown. A value that is
  * not finite is followed by the reason `explain` gives, in brackets.
  */
-export function describeResult(value: unknown, math: MathTools, explain?: NonFiniteExplainer): EngineReply {
+export function describeResult(value: unknown, math: MathTools, explain?: NonFiniteExplainer): EvaluatorReply {
   const values = math.isResultSet(value) ? (value as unknown as { entries: unknown[] }).entries : [value];
   if (values.length === 0) {
     return { ok: false, message: 'There is no result: every statement ended with ";". Remove the last ";".' };

@@ -3,7 +3,7 @@
  * answers one message at a time. The host kills this process when a call runs too long, eats too much
  * memory or leaves the instance changed, so nothing here needs to defend against slowness itself.
  */
-import { createCalculatorEngine } from './engine.js';
+import { createCalculatorEvaluator } from './evaluator.js';
 
 /** What the host sends: a calculation, or a health check of the shared instance. */
 export type WorkerRequest = { id: number; kind: 'calculate'; expression: string } | { id: number; kind: 'health' };
@@ -43,22 +43,22 @@ if (!process.send) throw new Error('the calculator worker must run as a child pr
 // The host going away (a crash, kill -9) must not leave this process behind.
 process.on('disconnect', () => process.exit(0));
 
-const engine = createCalculatorEngine();
+const evaluator = createCalculatorEvaluator();
 // mathjs builds functions on first use; one representative call now makes the first real one fast.
-engine.calculate('round(sqrt(2) * 5 km to mi, 2) + 10%');
+evaluator.calculate('round(sqrt(2) * 5 km to mi, 2) + 10%');
 lockDownCodeGeneration();
 
 port.on('message', (request: WorkerRequest) => {
   if (request.kind === 'health') {
-    const problem = engine.integrityProblem();
+    const problem = evaluator.integrityProblem();
     const reply: WorkerReply = problem
       ? { type: 'reply', id: request.id, ok: false, message: problem, tainted: true }
       : { type: 'reply', id: request.id, ok: true, text: 'healthy', tainted: false };
     port.postMessage(reply);
     return;
   }
-  const result = engine.calculate(request.expression);
-  const tainted = engine.integrityProblem() !== undefined;
+  const result = evaluator.calculate(request.expression);
+  const tainted = evaluator.integrityProblem() !== undefined;
   port.postMessage({ type: 'reply', id: request.id, tainted, ...result } satisfies WorkerReply);
 });
 port.postMessage({ type: 'ready' } satisfies WorkerReply);

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
 import { capText, htmlToText, tidyWhitespace } from '../html-text.js';
-import { readCapped } from '../read-capped.js';
+import { readCapped } from '../../src/net/read-capped.js';
 import { errorDetail, providerFor, type Provider, type ProviderSettings, type SearchResult } from './providers.js';
 
 /** Taking one of today's searches: granted (with a way to give it back), or refused until `resetsAt`. */

@@ -103,14 +103,3 @@ export async function guarded<T>(kind: BackendKind, where: string, action: strin
     throw storageFailure(kind, where, action, error);
   }
 }
-
-/** A URL with its password replaced, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
-}

@@ -10,7 +10,8 @@
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import { guarded, redactUrl, storageFailure, type Backend, type LogEntry, type OpenOptions } from './backend.js';
+import { guarded, storageFailure, type Backend, type LogEntry, type OpenOptions } from './backend.js';
+import { redactUrl } from '../../storage/storage-url.js';
 
 // Compare-then-write in one server-side step: Redis runs a script without interleaving other commands.
 const REPLACE_IF = `if redis.call('LINDEX', KEYS[1], ARGV[1]) == ARGV[2] then

@@ -33,8 +33,9 @@ export async function openStores(options: Pick<UsageLimiterOptions, 'backend' | 
       };
     }
     case 'sqlite': {
-      const { openSqliteConnection, sqliteCounters } = await import('./sqlite-counters.js');
-      const conn = await guarded('sqlite', backend.where, 'usage connection', () => openSqliteConnection(native.file, native.busyMs));
+      const [{ SqliteConnection }, { sqliteCounters }] = await Promise.all([import('../../storage/sqlite-connection.js'), import('./sqlite-counters.js')]);
+      const conn = await guarded('sqlite', backend.where, 'usage connection', () =>
+        SqliteConnection.open(native.file, { busyMs: native.busyMs, synchronousNormal: true }));
       try {
         return {
           counters: await sqliteCounters(conn, namespace, backend.where),

@@ -9,7 +9,7 @@
 import type { RedisClientType } from '@keyv/redis';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterSQLite, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
-import type { SqliteConnection } from './sqlite-counters.js';
+import type { SqliteConnection } from '../../storage/sqlite-connection.js';
 import { WINDOW_TABLE } from './sql-counters.js';
 
 /** Runs in a member's current window and when the window closes. */
@@ -57,11 +57,11 @@ export async function openRunWindow(store: WindowStore, namespace: string, durat
       // savepoint's transaction stays open: rolled back here, or every later claim on the connection fails.
       const conn = store.conn;
       exclusive = (work) =>
-        conn.exclusive(async () => {
+        conn.exclusive(async (db) => {
           try {
             return await work();
           } catch (error) {
-            await conn.run('ROLLBACK').catch(() => undefined);
+            await db.run('ROLLBACK').catch(() => undefined);
             throw error;
           }
         });

@@ -1,5 +1,5 @@
 /**
- * The engines the knowledge tests run on. SQLite (a file in a temporary folder) is always there;
+ * The index backends the knowledge tests run on. SQLite (a file in a temporary folder) is always there;
  * PostgreSQL is probed on 127.0.0.1 and, when absent, its suites are skipped with the reason printed,
  * like the state tests do, except under CI=true, where an absent server fails the file instead.
  * Each run uses its own table prefix, and the PostgreSQL tables are dropped when the file ends.

@@ -4,7 +4,7 @@
  * message may appear nowhere else. A turn starts at a user message, so dropping whole turns from the
  * front never separates a call from its results.
  */
-import type { ChatMessage } from '../agent/types.js';
+import type { ChatMessage } from '../../agent/types.js';
 
 /** Leading system messages (kept always) and the rest grouped into turns, oldest first. */
 export interface Turns<T extends ChatMessage> {

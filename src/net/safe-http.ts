@@ -12,7 +12,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { ToolError } from '../src/errors.js';
+import { ToolError } from '../errors.js';
 import { addressRefusal } from './address-policy.js';
 import { readCapped } from './read-capped.js';
 

@@ -1,5 +1,5 @@
 /**
- * Reading a response body without trusting its size: the one place tools buffer a body, so every
+ * Reading a response body without trusting its size: the one place the bot buffers a body it fetched, so every
  * caller gets the same guarantee — never more than `maxBytes` held, and the rest never read (leaving
  * the loop early closes the stream).
  */

@@ -11,13 +11,13 @@ import pg from 'pg';
 import { websearchText } from './query-terms.js';
 import {
   collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
-  type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
-} from './engine.js';
+  type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
+} from './search-index.js';
 
 /** The text search configuration: English stemming and stop words. */
 export const PG_TS_CONFIG = 'english';
 
-export interface PostgresEngineOptions {
+export interface PostgresIndexOptions {
   prefix: string;
   connectMs: number;
   queryMs: number;
@@ -43,8 +43,8 @@ function schema(p: string): string[] {
   ];
 }
 
-/** Connect, create the tables, and return the engine. */
-export async function openPostgresEngine(url: string, where: string, options: PostgresEngineOptions): Promise<KnowledgeEngine> {
+/** Connect, create the tables, and return the search index. */
+export async function openPostgresIndex(url: string, where: string, options: PostgresIndexOptions): Promise<SearchIndex> {
   const p = options.prefix;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('postgres', where, action, call);
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: options.connectMs, query_timeout: options.queryMs, max: 5 });

@@ -6,7 +6,7 @@
  * message, so an assistant's tool calls never lose their results. Cost is linear in the history: each
  * message is tokenized once (then cached) and only kept turns are ever shortened.
  */
-import type { ChatMessage } from '../agent/types.js';
+import type { ChatMessage } from '../../agent/types.js';
 import { repairSequence, splitTurns } from './message-sequence.js';
 import { encodingForModel, MESSAGE_OVERHEAD, REPLY_PRIMING, TokenCounter } from './token-counter.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/agent/types.js';
-import { TokenCounter, trimHistory } from '../../src/state/index.js';
-import { REPLY_PRIMING } from '../../src/state/token-counter.js';
-import { openAiSequenceProblem, randomHistory, seededRandom } from './helpers/random-history.js';
+import type { ChatMessage } from '../../../src/agent/types.js';
+import { TokenCounter, trimHistory } from '../../../src/state/index.js';
+import { REPLY_PRIMING } from '../../../src/state/context/token-counter.js';
+import { openAiSequenceProblem, randomHistory, seededRandom } from '../helpers/random-history.js';
 
 const CASES = 200;
 const NOTE = '\n[… shortened:';

@@ -11,9 +11,9 @@ import { StorageError } from '../errors.js';
 import { fts5Match } from './query-terms.js';
 import {
   channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
-  type DocumentRow, type KnowledgeEngine, type RawHit, type WriteOutcome, type WriteRequest,
-} from './engine.js';
-import { SqliteConnection, type SqlRunner } from './sqlite-connection.js';
+  type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
+} from './search-index.js';
+import { SqliteConnection, type SqlRunner } from '../storage/sqlite-connection.js';
 
 /** The tokenizer every FTS5 table here uses. */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -45,13 +45,13 @@ INSERT INTO ${p}fts (${p}fts, rank) VALUES ('rank', '${RANK}');`;
 }
 
 /** Open (creating folder, file and tables as needed) the index in `file`, or ':memory:'. */
-export async function openSqliteEngine(file: string, options: { prefix: string; busyMs: number }): Promise<KnowledgeEngine> {
+export async function openSqliteIndex(file: string, options: { prefix: string; busyMs: number }): Promise<SearchIndex> {
   const where = file;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('sqlite', where, action, call);
   const p = options.prefix;
   const db = await guard('opening the database', async () => {
     if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
-    return SqliteConnection.open(file, options.busyMs);
+    return SqliteConnection.open(file, { busyMs: options.busyMs });
   });
   try {
     await guard('creating its tables', async () => {

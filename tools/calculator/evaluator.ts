@@ -40,20 +40,20 @@ const FORBIDDEN_PROPERTIES = new Set(['constructor', 'prototype', '__proto__', '
   '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'call', 'apply', 'bind']);
 
 /** What the worker sends back for one expression. */
-export type EngineReply = { ok: true; text: string } | { ok: false; message: string };
+export type EvaluatorReply = { ok: true; text: string } | { ok: false; message: string };
 
-export interface CalculatorEngine {
-  calculate(expression: string): EngineReply;
+export interface CalculatorEvaluator {
+  calculate(expression: string): EvaluatorReply;
   /** Undefined while the shared instance is as it was built; otherwise what changed. */
   integrityProblem(): string | undefined;
 }
 
 /** Build the private instance (tens of milliseconds; loading mathjs costs more, hence the warm worker). */
-export function createCalculatorEngine(): CalculatorEngine {
+export function createCalculatorEvaluator(): CalculatorEvaluator {
   // The bundle's `create` is already bound to every factory; it takes just the configuration.
   const math = (mathjs.create as unknown as (config: ConfigOptions) => MathJsInstance)({ number: 'number', precision: 64 });
   const namespace = math as unknown as Record<string, unknown>;
-  // Kept before the overrides below: the engine itself still needs the real ones.
+  // Kept before the overrides below: mathjs itself still needs the real ones.
   const parse = math.parse;
   const realConfig = math.config as unknown as ((options?: ConfigOptions) => ConfigOptions) & Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export function createCalculatorEngine(): CalculatorEngine {
   }
   // Set directly rather than through `math.import`, which would first build the real (and heavy)
   // simplify, rationalize... only to replace them; frozen so nothing can set them back. The parser
-  // looks names up in `mathWithTransform`, the engine's own code in `math`: both get the replacement.
+  // looks names up in `mathWithTransform`, mathjs's own code in `math`: both get the replacement.
   const withTransform = (math as unknown as { expression: { mathWithTransform: Record<string, unknown> } }).expression.mathWithTransform;
   const replace = (name: string, value: unknown) => {
     for (const target of [namespace, withTransform]) {

@@ -5,8 +5,8 @@
  */
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import { IMAGE_TOKENS } from '../agent/content.js';
-import type { ChatMessage, ContentPart } from '../agent/types.js';
+import { IMAGE_TOKENS } from '../../agent/content.js';
+import type { ChatMessage, ContentPart } from '../../agent/types.js';
 
 /** The bundled gpt-tokenizer encodings this project counts with. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';

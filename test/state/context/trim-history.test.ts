@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/agent/types.js';
-import { TokenCounter, sequenceProblem, trimHistory } from '../../src/state/index.js';
-import { openAiSequenceProblem, randomHistory, randomText, seededRandom } from './helpers/random-history.js';
-import { toolStep } from './helpers/stores.js';
+import type { ChatMessage } from '../../../src/agent/types.js';
+import { TokenCounter, sequenceProblem, trimHistory } from '../../../src/state/index.js';
+import { openAiSequenceProblem, randomHistory, randomText, seededRandom } from '../helpers/random-history.js';
+import { toolStep } from '../helpers/stores.js';
 
 const model = 'gpt-4o-mini';
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
@@ -106,7 +106,7 @@ describe('trimHistory', () => {
 
 describe('token counting', () => {
   it('uses the tokenizer of the model family', async () => {
-    const { encodingForModel } = await import('../../src/state/index.js');
+    const { encodingForModel } = await import('../../../src/state/index.js');
     expect(encodingForModel('gpt-4o-mini')).toBe('o200k_base');
     expect(encodingForModel('gpt-4.1')).toBe('o200k_base');
     expect(encodingForModel('o3-mini')).toBe('o200k_base');

@@ -2,7 +2,7 @@
  * Which addresses read_url may connect to, in every spelling an address can take.
  */
 import { describe, expect, it } from 'vitest';
-import { addressRefusal } from '../../tools/address-policy.js';
+import { addressRefusal } from '../../src/net/address-policy.js';
 
 const PUBLIC = [
   '93.184.216.34',

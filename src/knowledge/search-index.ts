@@ -1,6 +1,6 @@
 /**
  * What a database must do for the knowledge base. `knowledge-base.ts` does the rest (validation,
- * chunking, caps, snippets) once for both engines, so SQLite and PostgreSQL differ only in SQL.
+ * chunking, caps, snippets) once for both index backends, so SQLite and PostgreSQL differ only in SQL.
  */
 import { createHash } from 'node:crypto';
 import { StorageError, describeError } from '../errors.js';
@@ -47,7 +47,7 @@ export interface RawHit {
 }
 
 /** The database side of the knowledge base. */
-export interface KnowledgeEngine {
+export interface SearchIndex {
   readonly kind: KnowledgeKind;
   readonly where: string;
   /** The stored document of `source` and its hash, to skip chunking unchanged documents. */
@@ -91,7 +91,7 @@ export interface DocumentRow {
   channel_id?: string | null;
 }
 
-/** The columns of a document, in the order both engines select them. */
+/** The columns of a document, in the order both index backends select them. */
 export const DOCUMENT_COLUMNS = 'id, collection, source, title, link, format, bytes, passages, updated_at, channel_id';
 
 /**

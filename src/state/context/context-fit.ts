@@ -4,8 +4,8 @@
  * (MODEL_CONTEXT_TOKENS). The engine calls this before every request; it trims the history the same
  * way a thread's history is trimmed (oldest turns first, tool calls never parted from their results).
  */
-import type { ChatMessage, FitContext, ToolSchema } from '../agent/types.js';
-import { ModelError } from '../errors.js';
+import type { ChatMessage, FitContext, ToolSchema } from '../../agent/types.js';
+import { ModelError } from '../../errors.js';
 import type { TokenCounter } from './token-counter.js';
 import { trimHistory } from './trim-history.js';
 

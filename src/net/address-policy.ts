@@ -1,5 +1,5 @@
 /**
- * Which IP addresses `read_url` may connect to: public unicast only. Everything that reaches the bot's
+ * Which IP addresses the safe HTTP client (`read_url`, knowledge sources) may connect to: public unicast only. Everything that reaches the bot's
  * own machine, its network or its cloud provider's metadata service is refused, in IPv4 and in every
  * IPv6 spelling that carries an IPv4 address inside it (mapped, compatible, NAT64, 6to4).
  */

@@ -1,0 +1,105 @@
+/**
+ * One sqlite3 connection with promises and an operation queue: the only way the project's own code
+ * (the knowledge index, the usage counters and their run window) opens SQLite; thread memory goes
+ * through @keyv/sqlite, which holds its own. A connection is shared by every call of its owner, and a
+ * transaction on it would otherwise swallow the statements of a concurrent call (or fail on a nested
+ * BEGIN), so each call, each `exclusive` piece of work and each whole transaction runs alone, in order.
+ */
+import sqlite3 from 'sqlite3';
+
+/** Statements on a connection (inside `exclusive` or a transaction: straight on it, not queued). */
+export interface SqlRunner {
+  all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  run(sql: string, params?: unknown[]): Promise<{ lastID: number; changes: number }>;
+}
+
+/** How a connection is opened. */
+export interface SqliteOpenOptions {
+  /** How long to wait for another process's lock before SQLITE_BUSY. */
+  busyMs: number;
+  /**
+   * `PRAGMA synchronous=NORMAL`: in WAL mode it never corrupts the file, and a power cut may lose only
+   * the last commits (the usage counters take that for not paying an fsync on every write).
+   */
+  synchronousNormal?: boolean;
+}
+
+export class SqliteConnection implements SqlRunner {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly direct: SqlRunner;
+
+  /** The raw handle, for a library that needs one (the run window's rate limiter); use it inside `exclusive`. */
+  readonly db: sqlite3.Database;
+
+  private constructor(db: sqlite3.Database) {
+    this.db = db;
+    this.direct = {
+      all: <T>(sql: string, params: unknown[] = []) =>
+        new Promise<T[]>((resolve, reject) => db.all<T>(sql, params, (error, rows) => (error ? reject(error) : resolve(rows)))),
+      run: (sql, params = []) =>
+        new Promise((resolve, reject) =>
+          db.run(sql, params, function done(this: sqlite3.RunResult, error: Error | null) {
+            if (error) reject(error);
+            else resolve({ lastID: this.lastID, changes: this.changes });
+          })),
+    };
+  }
+
+  /** Open `file` (':memory:' for a private in-memory database). */
+  static async open(file: string, options: SqliteOpenOptions): Promise<SqliteConnection> {
+    const db = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
+    });
+    db.configure('busyTimeout', options.busyMs);
+    const connection = new SqliteConnection(db);
+    if (options.synchronousNormal) await connection.direct.run('PRAGMA synchronous=NORMAL');
+    return connection;
+  }
+
+  all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
+    return this.alone(() => this.direct.all<T>(sql, params));
+  }
+
+  run(sql: string, params?: unknown[]): Promise<{ lastID: number; changes: number }> {
+    return this.alone(() => this.direct.run(sql, params));
+  }
+
+  /** Several statements at once (the schema). */
+  exec(sql: string): Promise<void> {
+    return this.alone(() => new Promise<void>((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve()))));
+  }
+
+  /** Run `work` alone on this connection: no other call of ours interleaves with its statements. */
+  exclusive<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
+    return this.alone(() => work(this.direct));
+  }
+
+  /**
+   * Run `work` in one write transaction, taking the write lock at BEGIN (IMMEDIATE) so that the reads
+   * it decides on and the writes that depend on them cannot interleave with another process's (which
+   * waits up to the busy timeout). Rolled back if `work` throws.
+   */
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.alone(async () => {
+      await this.direct.run('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this.direct);
+        await this.direct.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.direct.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    return this.alone(() => new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve()))));
+  }
+
+  private alone<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(operation, operation);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+}
