@@ -5,7 +5,7 @@
  * thing against the fake Discord and the fake model server, with a few `AppOverrides`.
  */
 import os from 'node:os';
-import { commands } from '../commands/index.js';
+import { interactions } from '../commands/index.js';
 import { takesImages, type Config } from '../src/config.js';
 import { createAttachmentReader } from '../src/discord/attachments.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
@@ -233,7 +233,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     bot = await startBot(services, {
       token: config.discord.token,
       apiBaseUrl: config.discord.apiBaseUrl,
-      commands,
+      interactions,
       onAcknowledged: (kind, seconds) => metrics.observeAcknowledgement(kind, seconds),
       client: scale.client,
     });

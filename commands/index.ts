@@ -1,5 +1,14 @@
-/** Every command (slash and context menu), in one explicit list (the compiler checks it; no folder scanning). */
+/**
+ * Every command (slash and context menu), and every interaction the bot answers, in explicit lists (the
+ * compiler checks them; no folder scanning). `commands` is what Discord registers; `interactions` is
+ * what the bot routes: the commands (with the buttons and modals each puts up), then the buttons the
+ * bot puts under its runs.
+ */
+import { approvalButtons } from '../src/discord/approval-buttons.js';
 import type { AnyCommand } from '../src/discord/command.js';
+import { continueButton } from '../src/discord/continue-button.js';
+import type { InteractionEntry } from '../src/discord/interactions.js';
+import { stopButton } from '../src/discord/stop-button.js';
 import { ask } from './ask.js';
 import { askAbout } from './ask-about.js';
 import { exportCommand } from './export.js';
@@ -12,3 +21,5 @@ import { tools } from './tools.js';
 import { usage } from './usage.js';
 
 export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, exportCommand, kb, askAbout, addToKnowledgeBase];
+
+export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons];

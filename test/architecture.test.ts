@@ -1,7 +1,8 @@
 /**
  * The import rules of DESIGN.md, checked on the source itself: dependencies point one way
  * (app → commands → src/discord → src/agent; src/llm and tools implement the engine's interfaces;
- * src/state beside; src/policy pure), so a change that reaches backwards fails here, not in review.
+ * src/state beside; src/policy pure), no file reaches itself through imports, and the bot only routes
+ * interactions, so a change that reaches backwards fails here, not in review.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,5 +120,86 @@ describe('homes for shared parts', () => {
 
   it('"engine" means the ReAct engine: no file outside src/agent/ is named after one', () => {
     expect(productionFiles().filter((file) => /(^|-)engines?(-|\.ts$)/.test(path.basename(file)) && !inside(file, 'src/agent'))).toEqual([]);
+  });
+});
+
+/** Every import between the project's own files under `dirs`, as `file → [imported files]`. */
+function importGraph(...dirs: string[]): Map<string, string[]> {
+  const files = dirs.flatMap(sourceFiles);
+  const known = new Set(files);
+  return new Map(files.map((file) => [file, importsOf(file).filter((target) => known.has(target))]));
+}
+
+/** One circle (`a → b → a`) for each import that closes one in a depth-first walk: none when the graph has no circle. */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const walk = (file: string): void => {
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (path.includes(target)) found.push([...path.slice(path.indexOf(target)), target].join(' → '));
+      else if (!done.has(target)) walk(target);
+    }
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) if (!done.has(file)) walk(file);
+  return found;
+}
+
+/** Whether `to` can be reached from `from` by following imports. */
+function reaches(graph: ReadonlyMap<string, readonly string[]>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const queue = [from];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (file === to) return true;
+    for (const next of graph.get(file) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return false;
+}
+
+/**
+ * Type-only imports that still close a circle, each to go with the work on its part (the usage stores'
+ * opener and the limiter name each other's types). The list only shrinks: an import here that no
+ * longer closes a circle fails the test below, so a circle broken stays broken.
+ */
+const KNOWN_CIRCLE_IMPORTS: ReadonlyArray<readonly [from: string, to: string]> = [
+  ['src/state/usage/open-stores.ts', 'src/state/usage/usage-limiter.ts'],
+];
+
+describe('import circles', () => {
+  const graph = importGraph('app', 'commands', 'src', 'tools');
+
+  it('finds a circle when there is one (the checker itself works)', () => {
+    expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []]]))).toEqual(['a → b → c → a']);
+    expect(circles(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(graph.get('src/discord/bot.ts')).toContain('src/discord/interactions.ts');
+  });
+
+  it('no file in app/, commands/, src/ or tools/ reaches itself through imports (type-only ones included)', () => {
+    const known = new Set(KNOWN_CIRCLE_IMPORTS.map(([from, to]) => `${from} ${to}`));
+    const withoutKnown = new Map([...graph].map(([file, targets]) => [file, targets.filter((t) => !known.has(`${file} ${t}`))]));
+    expect(circles(withoutKnown)).toEqual([]);
+  });
+
+  it('each import in the list of known circles still closes one (remove it from KNOWN_CIRCLE_IMPORTS once it does not)', () => {
+    const stale = KNOWN_CIRCLE_IMPORTS.filter(([from, to]) => !graph.get(from)?.includes(to) || !reaches(graph, to, from));
+    expect(stale.map(([from, to]) => `${from} imports ${to}`)).toEqual([]);
+  });
+});
+
+describe('interactions', () => {
+  it('the bot only routes: bot.ts names no custom id prefix and imports no module that defines one', () => {
+    const bot = 'src/discord/bot.ts';
+    const text = fs.readFileSync(path.join(ROOT, bot), 'utf8');
+    const hardCoded = [...text.matchAll(/\b\w*_PREFIX\b|['"`][\w-]+:['"`]|\.startsWith\(/g)].map((m) => m[0]);
+    expect(hardCoded).toEqual([]);
+    const definesPrefix = (file: string) => /\bprefix:\s*['"`]|_PREFIX\s*=/.test(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+    expect(importsOf(bot).filter((t) => t.startsWith('src/') && definesPrefix(t))).toEqual([]);
   });
 });

@@ -4,9 +4,9 @@
  * moderator may press (anyone else is told who may). Deny, or no decision within APPROVAL_TIMEOUT_MS,
  * gives the model an observation saying the call was not approved, and the run goes on; Stop still
  * ends the run while it waits. Every decision is audited. The engine's manual-mode hook (`beforeTool`)
- * asks, in call order, so parallel calls wait one after another.
+ * asks, in call order, so parallel calls wait one after another. The buttons are in approval-buttons.ts.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits, type ButtonInteraction, type Client, type Message } from 'discord.js';
+import type { Client, Message } from 'discord.js';
 import { escapeDisplayName } from '../agent/clean-text.js';
 import { describeAction } from '../agent/describe.js';
 import type { BeforeTool, ToolDecision } from '../agent/engine.js';
@@ -14,35 +14,28 @@ import { formatMs } from '../duration.js';
 import type { Logger } from '../logger.js';
 import type { ApprovalMode, ChangeRecord } from '../policy/index.js';
 import { logChannelLine } from './audit-text.js';
+import { approvalButtons, type ApprovalDecision } from './approval-buttons.js';
 import { postToLogChannel, recordAudit, type AuditDeps } from './audit-trail.js';
-import { displayNameOf } from './interaction-info.js';
 import type { TurnTarget } from './turn-target.js';
-
-export const APPROVE_PREFIX = 'approve:';
-
-interface Decision {
-  approved: boolean;
-  by: { id: string; name: string };
-}
 
 interface Pending {
   starterId: string;
-  decide(decision: Decision): void;
+  decide(decision: ApprovalDecision): void;
 }
 
 /** Calls waiting for a person, by `runId:callId`: the buttons find their call here. */
 export class ApprovalRegistry {
   private readonly pending = new Map<string, Pending>();
 
-  wait(key: string, starterId: string): { decision: Promise<Decision>; cancel(): void } {
-    let decide!: (d: Decision) => void;
-    const decision = new Promise<Decision>((resolve) => (decide = resolve));
+  wait(key: string, starterId: string): { decision: Promise<ApprovalDecision>; cancel(): void } {
+    let decide!: (d: ApprovalDecision) => void;
+    const decision = new Promise<ApprovalDecision>((resolve) => (decide = resolve));
     this.pending.set(key, { starterId, decide });
     return { decision, cancel: () => this.pending.delete(key) };
   }
 
   /** Settle a waiting call; false when it is no longer waiting. */
-  settle(key: string, decision: Decision): boolean {
+  settle(key: string, decision: ApprovalDecision): boolean {
     const waiting = this.pending.get(key);
     if (!waiting) return false;
     this.pending.delete(key);
@@ -84,7 +77,7 @@ export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
     try {
       request = await deps.target.send({
         content: `🔐 **Approval needed** before I run ${shown}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(deps.timeoutMs)}.`,
-        components: [buttons(key)],
+        components: [approvalButtons.build(key)],
       });
     } catch (error) {
       cancel();
@@ -105,17 +98,10 @@ export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
   };
 }
 
-function buttons(key: string) {
-  return new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(`${APPROVE_PREFIX}${key}:yes`).setLabel('Approve').setStyle(ButtonStyle.Success),
-    new ButtonBuilder().setCustomId(`${APPROVE_PREFIX}${key}:no`).setLabel('Deny').setStyle(ButtonStyle.Secondary),
-  );
-}
-
-function waitFor(decision: Promise<Decision>, signal: AbortSignal, timeoutMs: number): Promise<Decision | 'timeout' | 'stopped'> {
+function waitFor(decision: Promise<ApprovalDecision>, signal: AbortSignal, timeoutMs: number): Promise<ApprovalDecision | 'timeout' | 'stopped'> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve('stopped');
-    const done = (value: Decision | 'timeout' | 'stopped') => {
+    const done = (value: ApprovalDecision | 'timeout' | 'stopped') => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       resolve(value);
@@ -128,7 +114,7 @@ function waitFor(decision: Promise<Decision>, signal: AbortSignal, timeoutMs: nu
 }
 
 /** The decision in the guild's audit log and log channel. */
-async function audited(deps: ApprovalGateDeps, outcome: Decision | 'timeout', described: string): Promise<void> {
+async function audited(deps: ApprovalGateDeps, outcome: ApprovalDecision | 'timeout', described: string): Promise<void> {
   if (!deps.guildId) return;
   const record: ChangeRecord = outcome === 'timeout'
     ? { actorId: deps.audit.client.user?.id ?? deps.starterId, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run \`${described.slice(0, 200)}\`: nobody approved it in time` }
@@ -139,24 +125,4 @@ async function audited(deps: ApprovalGateDeps, outcome: Decision | 'timeout', de
   } catch (error) {
     deps.audit.logger.error({ err: error, runId: deps.runId }, 'could not audit an approval decision');
   }
-}
-
-/** Approve or Deny pressed: the run's starter or a moderator decides; anyone else is told who may. */
-export async function handleApprovalButton(interaction: ButtonInteraction, registry: ApprovalRegistry): Promise<void> {
-  const rest = interaction.customId.slice(APPROVE_PREFIX.length);
-  const key = rest.slice(0, rest.lastIndexOf(':'));
-  const approved = rest.endsWith(':yes');
-  const starter = registry.starterOf(key);
-  if (starter === undefined) {
-    await interaction.reply({ content: 'This call was already decided, or its run has ended.', flags: MessageFlags.Ephemeral });
-    return;
-  }
-  const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) || interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild);
-  if (interaction.user.id !== starter && !moderator) {
-    await interaction.reply({ content: 'Only the person who asked, or a moderator, can approve or deny this call.', flags: MessageFlags.Ephemeral });
-    return;
-  }
-  // Acknowledged without a new message: the request is edited to show the decision.
-  await interaction.deferUpdate();
-  registry.settle(key, { approved, by: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) } });
 }

@@ -1,19 +1,16 @@
 /**
- * The bot: a discord.js client with the fewest intents needed, routing interactions to the commands it
- * is given and thread messages to follow-ups. `startBot` resolves once the client is ready. The command
- * list comes from the composition root, so this layer never imports `commands/`.
+ * The bot: a discord.js client with the fewest intents needed, routing each interaction to the entry
+ * of the interaction list that answers it (see interactions.ts) and thread messages to follow-ups.
+ * `startBot` resolves once the client is ready. The list comes from the composition root, so this layer
+ * never imports `commands/`; it only routes, and knows no command name or custom id of its own.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOptions, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOptions, type Interaction, type RepliableInteraction } from 'discord.js';
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
-import { isMessageCommand, type AnyCommand, type Command, type MessageCommand } from './command.js';
 import type { BotServices } from './services.js';
 import { handleFollowUp } from './follow-ups.js';
-import { APPROVE_PREFIX, handleApprovalButton } from './approvals.js';
-import { CONTINUE_PREFIX, handleContinueButton } from './continue-button.js';
-import { handleStopButton } from './stop-button.js';
+import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
 import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './thread-closure.js';
-import { STOP_PREFIX } from './thread-turn.js';
 import { NO_MENTIONS } from './turn-target.js';
 import { describeError } from '../errors.js';
 
@@ -21,7 +18,8 @@ export interface BotOptions {
   token: string;
   /** REST base (DISCORD_API_BASE_URL); the gateway URL then comes from that API. */
   apiBaseUrl?: string;
-  commands: readonly AnyCommand[];
+  /** Every command and component the bot answers (`commands/index.ts`); checked for clashes at start. */
+  interactions: readonly InteractionEntry[];
   /** Told how long each interaction took to get its first response (metrics). */
   onAcknowledged?: AcknowledgementObserver;
   /** REST and gateway options from the composition root: a REST proxy, traced requests, spaced logins. */
@@ -49,12 +47,9 @@ export function createClient(messageContent: boolean, apiBaseUrl?: string, extra
 
 export async function startBot(services: BotServices, options: BotOptions): Promise<RunningBot> {
   const { logger } = services;
+  // Before connecting: an ambiguous list stops the start with every clash named.
+  const registry = interactionRegistry(options.interactions);
   const client = createClient(services.messageContent, options.apiBaseUrl, options.client);
-  const slash = new Map(options.commands.filter((c): c is Command => !isMessageCommand(c)).map((c) => [c.data.name, c]));
-  const onMessages = new Map(options.commands.filter(isMessageCommand).map((c): [string, MessageCommand] => [c.data.name, c]));
-  const buttonRoutes = options.commands.flatMap((c) => (c.buttons ? [c.buttons] : []));
-  const modalRoutes = options.commands.flatMap((c) => (c.modals ? [c.modals] : []));
-  const unknown = 'I do not know that command; it may be from an older version.';
   if (options.onAcknowledged) measureAcknowledgements(client, options.onAcknowledged);
 
   client.on(Events.InteractionCreate, (interaction) => {
@@ -71,23 +66,35 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {
-      const command = slash.get(interaction.commandName);
-      if (!command) return void (await interaction.reply({ content: unknown, flags: MessageFlags.Ephemeral }));
-      await command.execute(interaction, services);
-    } else if (interaction.isMessageContextMenuCommand()) {
-      const command = onMessages.get(interaction.commandName);
-      if (!command) return void (await interaction.reply({ content: unknown, flags: MessageFlags.Ephemeral }));
-      await command.execute(interaction, services);
-    } else if (interaction.isAutocomplete()) {
-      await slash.get(interaction.commandName)?.autocomplete?.(interaction, services);
-    } else if (interaction.isButton()) {
-      if (interaction.customId.startsWith(STOP_PREFIX)) return handleStopButton(interaction, services);
-      if (interaction.customId.startsWith(APPROVE_PREFIX)) return handleApprovalButton(interaction, services.approvals);
-      if (interaction.customId.startsWith(CONTINUE_PREFIX)) return handleContinueButton(interaction, services.turns);
-      await buttonRoutes.find((b) => interaction.customId.startsWith(b.prefix))?.handle(interaction, services);
-    } else if (interaction.isModalSubmit()) {
-      await modalRoutes.find((m) => interaction.customId.startsWith(m.prefix))?.handle(interaction, services);
+      const command = registry.slash(interaction.commandName);
+      return command ? command.execute(interaction, services) : notKnown(interaction, 'command');
     }
+    if (interaction.isMessageContextMenuCommand()) {
+      const command = registry.messageCommand(interaction.commandName);
+      return command ? command.execute(interaction, services) : notKnown(interaction, 'command');
+    }
+    if (interaction.isAutocomplete()) {
+      const command = registry.slash(interaction.commandName);
+      // No suggestions rather than Discord's "loading options failed" for a command no longer here.
+      return command?.autocomplete ? command.autocomplete(interaction, services) : interaction.respond([]);
+    }
+    if (interaction.isButton()) {
+      const entry = registry.button(interaction.customId);
+      return entry ? entry.handle(interaction, services) : notKnown(interaction, 'button');
+    }
+    if (interaction.isAnySelectMenu()) {
+      const entry = registry.select(interaction.customId);
+      return entry ? entry.handle(interaction, services) : notKnown(interaction, 'select');
+    }
+    if (interaction.isModalSubmit()) {
+      const entry = registry.modal(interaction.customId);
+      return entry ? entry.handle(interaction, services) : notKnown(interaction, 'modal');
+    }
+  }
+
+  /** Something no longer in the list (from an older version): said privately, not left to time out. */
+  async function notKnown(interaction: RepliableInteraction, kind: keyof typeof NOT_KNOWN): Promise<void> {
+    await interaction.reply({ content: NOT_KNOWN[kind], flags: MessageFlags.Ephemeral });
   }
 
   async function reportFailure(interaction: Interaction, error: unknown): Promise<void> {

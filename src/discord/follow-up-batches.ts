@@ -6,7 +6,7 @@
  * cannot be answered gets a reply saying why: nothing is dropped silently.
  */
 import type { UsageTicket } from '../state/index.js';
-import type { TurnRequest } from './turns.js';
+import type { TurnRequest } from './turn-types.js';
 
 /** One admitted message waiting for its thread's next turn. */
 export interface WaitingMessage {

@@ -3,9 +3,9 @@
  * be in the new process's cache (threads are not), and a message id is all the journal kept.
  */
 import { ButtonStyle, ComponentType, Routes, type Client } from 'discord.js';
-import { STOP_PREFIX } from './thread-turn.js';
 import type { RecoveryActions } from './run-journal.js';
 import { fitMessage, MESSAGE_LIMIT } from './split-message.js';
+import { STOP_PREFIX } from './stop-button.js';
 
 const NO_MENTIONS = { parse: [] as never[] };
 

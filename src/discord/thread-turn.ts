@@ -2,7 +2,7 @@
  * One turn in a thread: a person's message in, the run's steps shown as they happen, the answer out,
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
-import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle, type Message } from 'discord.js';
+import { AttachmentBuilder, type Message } from 'discord.js';
 import { cleanText, escapeDisplayName } from '../agent/clean-text.js';
 import type { AgentResult } from '../agent/types.js';
 import { describeError } from '../errors.js';
@@ -15,6 +15,7 @@ import { continueButton } from './continue-button.js';
 import { formatAnswer, formatFailure } from './format-steps.js';
 import type { Shown } from './message-mirror.js';
 import { StepLog } from './step-log.js';
+import { stopButton } from './stop-button.js';
 import { TurnView, typingIndicator } from './turn-view.js';
 import { turnInput } from './turn-input.js';
 import type { TurnTarget } from './turn-target.js';
@@ -22,13 +23,11 @@ import type { TurnOutcome } from './turn-outcome.js';
 import { instructionsFor } from './persona.js';
 import { saveExchange } from './save-exchange.js';
 import { describeDiscordError, DiscordCode, discordCode } from './discord-errors.js';
-import type { TurnDeps, TurnMessage, TurnRequest } from './turns.js';
+import type { TurnDeps, TurnMessage, TurnRequest } from './turn-types.js';
 import { closedThreadNote } from './thread-closure.js';
 import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from './run-registry.js';
 import { runBudget } from './run-budget.js';
 import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from './tool-files.js';
-
-export const STOP_PREFIX = 'stop:';
 
 /** How long a run may show nothing before its thread gets a line with the Stop button. */
 const STOP_OFFER_MS = 1_000;
@@ -50,12 +49,6 @@ export interface TurnRun extends Omit<TurnRequest, keyof TurnMessage> {
   model: string;
   persona?: string;
   ticket: UsageTicket;
-}
-
-function stopButton(runId: string) {
-  return [new ActionRowBuilder<ButtonBuilder>().addComponents(
-    new ButtonBuilder().setCustomId(`${STOP_PREFIX}${runId}`).setLabel('Stop').setStyle(ButtonStyle.Danger),
-  )];
 }
 
 /** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved. */
@@ -182,7 +175,7 @@ function messagesIn(target: TurnTarget, run: ActiveRun, runs: RunRegistry, log: 
     const files = m.files && target.canAttachFiles() ? m.files : undefined;
     return {
       content: cleanText(m.files && !files ? `${m.content} (not shown: I lack the Attach Files permission here)` : m.content),
-      components: m.button ? stopButton(run.id) : m.continueFor ? [continueButton(m.continueFor)] : [],
+      components: m.button ? stopButton.build(run.id) : m.continueFor ? [continueButton.build(m.continueFor)] : [],
       ...(files ? { files: files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
     };
   };

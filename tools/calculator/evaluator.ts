@@ -16,7 +16,7 @@ import type { ConfigOptions, MathJsInstance, MathNode } from 'mathjs';
 // several hundred modules of the ESM build, which is what a fresh worker costs after a kill.
 import mathjs from 'mathjs/lib/browser/math.js';
 import { expressionProblem } from './limits.js';
-import { describeResult } from './format.js';
+import { describeResult, type EvaluatorReply } from './format.js';
 import { nonFiniteReason } from './non-finite.js';
 
 /**
@@ -38,9 +38,6 @@ const UPPER_CASE_CONSTANTS = new Set(['E', 'PI', 'LN2', 'LN10', 'LOG2E', 'LOG10E
 /** Property names that lead from a value to a constructor or prototype; mathjs refuses them too. */
 const FORBIDDEN_PROPERTIES = new Set(['constructor', 'prototype', '__proto__', '__defineGetter__',
   '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'call', 'apply', 'bind']);
-
-/** What the worker sends back for one expression. */
-export type EvaluatorReply = { ok: true; text: string } | { ok: false; message: string };
 
 export interface CalculatorEvaluator {
   calculate(expression: string): EvaluatorReply;

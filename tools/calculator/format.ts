@@ -5,7 +5,9 @@
  * booleans, complex numbers and fractions come back.
  */
 import type { MathJsInstance } from 'mathjs';
-import type { EvaluatorReply } from './evaluator.js';
+
+/** What the worker sends back for one expression: the result as text, or why there is none. */
+export type EvaluatorReply = { ok: true; text: string } | { ok: false; message: string };
 
 /** Most elements a matrix result may have; a bigger one is summarised instead of printed. */
 export const MAX_RESULT_ELEMENTS = 1_000;
