@@ -1,6 +1,7 @@
 /**
- * Orchestration cost per step: our loop (an engine run over OpenAIChatModel) against the minimal loop of
- * the openai SDK from the reference write-up, and the same minimal loop over plain fetch (the floor).
+ * Orchestration cost per step: our loop (an engine run over OpenAIChatModel, which streams) against the
+ * minimal loop of the openai SDK from the reference write-up, the minimal loop a streaming bot needs (the
+ * SDK with `stream: true`, tool-call deltas put back together), and the minimal loop over plain fetch (the floor).
  * All three talk to one local zero-latency server in the same process run; the rounds interleave the
  * loops so machine noise hits them alike. Each episode: tool call, tool call, answer (3 steps).
  */
@@ -30,6 +31,16 @@ function startServer(): Promise<http.Server> {
     choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'The answer is 5.' } }],
     usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
   });
+  const chunk = (delta: object, finish: string | null) => JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+  const usage = JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  const toolChunks = [
+    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'add', arguments: '' } }] }, null),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":2,' } }] }, null),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: '"b":3}' } }] }, null),
+    chunk({}, 'tool_calls'),
+    usage,
+  ];
+  const answerChunks = [chunk({ role: 'assistant', content: 'The answer ' }, null), chunk({ content: 'is 5.' }, null), chunk({}, 'stop'), usage];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -39,7 +50,15 @@ function startServer(): Promise<http.Server> {
       const loop = req.headers['x-loop'];
       if (typeof loop === 'string') requestBytes.set(loop, (requestBytes.get(loop) ?? 0) + Buffer.byteLength(body));
       const toolResults = body.split('"role":"tool"').length - 1;
-      const text = toolResults >= STEPS - 1 ? answerReply : toolReply;
+      const answering = toolResults >= STEPS - 1;
+      if (/"stream":\s*true/.test(body)) {
+        // Server-sent events, as a streaming server answers: a few chunks, then the usage, then [DONE].
+        const chunks = answering ? answerChunks : toolChunks;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(chunks.map((c) => `data: ${c}\n\n`).join('') + 'data: [DONE]\n\n');
+        return;
+      }
+      const text = answering ? answerReply : toolReply;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     });
@@ -75,6 +94,45 @@ function minimalSdkLoop(baseURL: string, label?: string): Episode {
           result = `Tool error: ${String(e)}`;
         }
         messages.push({ role: 'tool', tool_call_id: tc.id, content: result });
+      }
+    }
+    return 'Step limit reached.';
+  };
+}
+
+/**
+ * The minimal loop a streaming bot needs, with the openai SDK and `stream: true`: text deltas shown as
+ * they come (here: collected), tool-call deltas put back together by index, then the tools run.
+ */
+function minimalStreamingSdkLoop(baseURL: string): Episode {
+  const client = new OpenAI({ apiKey: 'x', baseURL });
+  return async () => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is 2 + 3?' }];
+    for (let step = 0; step < 10; step++) {
+      const stream = await client.chat.completions.create({ model: 'm', messages, tools: schemas, stream: true, stream_options: { include_usage: true } });
+      let content = '';
+      const calls: Array<{ id: string; name: string; args: string }> = [];
+      for await (const part of stream) {
+        const delta = part.choices[0]?.delta;
+        if (!delta) continue;
+        if (delta.content) content += delta.content;
+        for (const tc of delta.tool_calls ?? []) {
+          const call = (calls[tc.index] ??= { id: '', name: '', args: '' });
+          if (tc.id) call.id = tc.id;
+          if (tc.function?.name) call.name += tc.function.name;
+          if (tc.function?.arguments) call.args += tc.function.arguments;
+        }
+      }
+      if (calls.length === 0) return content;
+      messages.push({ role: 'assistant', content: content || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.args } })) });
+      for (const c of calls) {
+        let result: string;
+        try {
+          result = String(TOOLS[c.name]!(JSON.parse(c.args)));
+        } catch (e) {
+          result = `Tool error: ${String(e)}`;
+        }
+        messages.push({ role: 'tool', tool_call_id: c.id, content: result });
       }
     }
     return 'Step limit reached.';
@@ -149,7 +207,8 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   const loops: Array<[string, Episode]> = [
     ['minimal SDK loop (baseline)', minimalSdkLoop(baseURL)],
-    ['threadwise engine', ourLoop(baseURL)],
+    ['minimal streaming SDK loop', minimalStreamingSdkLoop(baseURL)],
+    ['threadwise engine (streams)', ourLoop(baseURL)],
     ['minimal loop over plain fetch', minimalFetchLoop(baseURL)],
   ];
   const rows: BenchSection['rows'] = [];
@@ -193,6 +252,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
     notes: [
       `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
+      'The engine streams (as the bot does), so its fair comparison is the minimal streaming SDK loop: the least a bot that shows text as it arrives must do.',
       `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],
   };
