@@ -6,29 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
+import { buttonsOf, pieces, until } from './waiting.js';
 
 let w: ModerationWorld | undefined;
 afterEach(async () => {
   await w?.h.close();
   w = undefined;
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const buttonsOf = (m: FakeMessage) => (m.components[0] as { components?: Array<{ custom_id: string; label: string }> } | undefined)?.components ?? [];
-
-async function until(condition: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
 
 describe('features together', () => {
   it('approvals with parallel calls, and Stop while a call waits: no call runs, no further model call', async () => {

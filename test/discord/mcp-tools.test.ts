@@ -13,6 +13,7 @@ import { askOnce, command, replyTo, startModeration, sub, type ModerationWorld }
 import { EVERYTHING } from '../mcp/helpers/servers.js';
 import { metricValue } from '../ops/helpers/bot-process.js';
 import { isFinalAnswer } from './harness.js';
+import { buttonsOf } from './waiting.js';
 
 const MODEL_KEY = 'sk-model-key-never-shown-to-servers';
 let dir: string;
@@ -43,7 +44,6 @@ async function start(): Promise<ModerationWorld> {
   return w;
 }
 
-const buttonsOf = (m: FakeMessage) => (m.components[0] as { components?: Array<{ custom_id: string; label: string }> } | undefined)?.components ?? [];
 function press(message: FakeMessage, label: 'Approve' | 'Deny', userId?: string): FakeInteraction {
   const button = buttonsOf(message).find((b) => b.label === label)!;
   return w!.fake.clickButton({ messageId: message.id, customId: button.custom_id, channelId: message.channelId, userId });

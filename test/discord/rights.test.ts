@@ -6,23 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { command, privateRefusal, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
+import { buttonsOf, sleep, until } from './waiting.js';
 
 let w: ModerationWorld | undefined;
 afterEach(async () => {
   await w?.h.close();
   w = undefined;
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const buttonsOf = (m: FakeMessage) => (m.components[0] as { components?: Array<{ custom_id: string; label: string }> } | undefined)?.components ?? [];
-
-async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** `/reset` in a thread by `userId`, confirmed when offered; the reply the member saw last. */
 async function reset(world: ModerationWorld, threadId: string, userId: string): Promise<FakeMessage> {

@@ -2,14 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
+import { buttonsOf } from './waiting.js';
 
 let w: ModerationWorld | undefined;
 afterEach(async () => {
   await w?.h.close();
   w = undefined;
 });
-
-const buttonsOf = (m: FakeMessage) => (m.components[0] as { components?: Array<{ custom_id: string; label: string }> } | undefined)?.components ?? [];
 
 /** The next approval request posted by the bot. */
 function approvalRequest(w: ModerationWorld, since?: number): Promise<FakeMessage> {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TAKEN_REACTION } from '../../src/discord/follow-ups.js';
 import type { ScriptedReply } from '../fakes/openai-server.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
+import { sleep, until } from './waiting.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -13,25 +14,14 @@ afterEach(async () => {
   h = undefined;
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A model that answers every call after `delayMs`, saying which call it was. */
 function answersEveryCall(delayMs: number): ScriptedReply[] {
   return Array.from({ length: 60 }, (_, i) => ({ content: `Answer ${i + 1}.`, delayMs }));
 }
 
-/** Poll until `condition` holds, or fail naming `what`. */
-async function until(condition: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 /** Wait until the bot has nothing running and nothing waiting. */
 async function idle(harness: Harness): Promise<void> {
-  await until(() => harness.app.services.runs.size === 0 && harness.app.services.queue.activeThreads === 0, 'the bot to be idle');
+  await until(() => harness.app.services.runs.size === 0 && harness.app.services.queue.activeThreads === 0, 'the bot to be idle', 30_000);
 }
 
 describe('a busy team thread', () => {
