@@ -8,7 +8,8 @@ import { roleIdsOf } from '../src/discord/interaction-info.js';
 import { fitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn-target.js';
 import { describeError } from '../src/errors.js';
-import { effectiveLimits, guildUsageText, memberUsageText, serverLimits } from '../src/policy/index.js';
+import { effectiveLimits, serverLimits } from '../src/policy/index.js';
+import { guildUsageText, memberUsageText } from '../src/discord/usage-text.js';
 
 export const usage: Command = {
   data: new SlashCommandBuilder()

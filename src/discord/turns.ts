@@ -13,7 +13,7 @@
  */
 import type { RunScope } from '../policy/index.js';
 import { ThreadBusyError, type UsageTicket } from '../state/index.js';
-import { refusalText } from '../policy/index.js';
+import { refusalText } from './usage-text.js';
 import { checkInput, decide } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import { runTurn } from './thread-turn.js';

@@ -44,5 +44,4 @@ export {
   type LimitChange,
   type LimitSettings,
 } from './limits.js';
-export { budgetRefusedNote, guildUsageText, memberUsageText, refusalText, relativeTime } from './usage-text.js';
 export { approvalMode, toolsNeedingApproval, type ApprovalMode, type ApprovalVerdict } from './approvals.js';

@@ -1,7 +1,7 @@
 /**
  * What members read about limits: the ephemeral refusal (which limit, the figures, when it resets as a
  * Discord timestamp that shows in the reader's own time zone), the note when a run stops at a token
- * budget, and the `/usage` replies. Pure functions; every text fits one message.
+ * budget, and the `/usage` replies, in Discord's markup. Pure functions; every text fits one message.
  */
 import { formatUsd } from '../state/usage/model-prices.js';
 import type { GuildUsageReport, MemberUsageReport, Refusal, UsageTotals } from '../state/usage/types.js';
