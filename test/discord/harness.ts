@@ -2,7 +2,9 @@
  * An end-to-end bot for tests, started through the same composition root as `npm start` (`startApp`)
  * with a configuration read the same way (`loadConfig` over an environment): the real discord.js client
  * against the fake Discord, the real openai SDK against the fake model server, the real tools, tool
- * policy and storage (in memory unless a URL is given).
+ * policy and storage (in memory unless a URL is given). It runs with the production defaults, the values
+ * `.env.example` ships (limits on, streaming on); a test that changes a setting passes it in `env` and
+ * says why.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
@@ -32,8 +34,9 @@ export function productionDefaults(): Record<string, string> {
 
 export interface HarnessOptions {
   /**
-   * Start from `.env.example`'s values instead of the test defaults; only what a test must change (the
-   * fakes' addresses, the test's own `env`) differs. The storage stays in memory unless `keyvUrl` says.
+   * `.env.example`'s values (the default): only what a test must change differs (the fakes' addresses,
+   * retry waits of milliseconds, the test's own `env`), and the storage stays in memory unless `keyvUrl`
+   * says. `false`: the short timeouts of TEST_DEFAULTS, for a test that says why it needs them.
    */
   production?: boolean;
   fake?: FakeDiscordOptions;
@@ -53,7 +56,7 @@ export interface HarnessOptions {
   allowLoopbackUrls?: boolean;
 }
 
-/** What the end-to-end tests run with unless they ask for the production defaults: fast timeouts, native tool calls. */
+/** Short timeouts and native tool calls, for a test that opts out of the production defaults (`production: false`) and says why. */
 const TEST_DEFAULTS: Record<string, string> = {
   OPENAI_MODEL: 'gpt-4o-mini',
   OPENAI_TIMEOUT_MS: '5000',
@@ -77,12 +80,13 @@ export interface Harness {
 export async function startHarness(options: HarnessOptions = {}, reuse?: { fake: FakeDiscord; model: FakeOpenAIServer }): Promise<Harness> {
   const fake = reuse?.fake ?? (await FakeDiscord.start({ log: () => undefined, ...options.fake }));
   const model = reuse?.model ?? (await FakeOpenAIServer.start());
-  const testDefaults = options.production ? { ...productionDefaults(), KEYV_URL: 'memory:' } : TEST_DEFAULTS;
+  const testDefaults = options.production === false ? TEST_DEFAULTS : { ...productionDefaults(), KEYV_URL: 'memory:' };
   const config = loadConfig({ needDiscord: true, dotenvDir: false }, {
     ...testDefaults,
     OPENAI_API_KEY: 'k',
     OPENAI_BASE_URL: model.baseURL,
-    ...(options.maxRetries !== undefined || !options.production ? { OPENAI_MAX_RETRIES: String(options.maxRetries ?? 0) } : {}),
+    ...(options.maxRetries !== undefined ? { OPENAI_MAX_RETRIES: String(options.maxRetries) } : {}),
+    // Retries keep the shipped count, but wait milliseconds rather than seconds: the fakes answer at once.
     OPENAI_MAX_RETRY_WAIT_MS: '20',
     ...(options.keyvUrl ? { KEYV_URL: options.keyvUrl } : {}),
     DISCORD_TOKEN: fake.token,

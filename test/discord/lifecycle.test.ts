@@ -85,7 +85,8 @@ describe('long threads and long runs', () => {
 
 describe('a rate-limited model server', () => {
   it('tells the thread it is being rate limited and keeps the question', async () => {
-    h = await startHarness();
+    // No retries: the one scripted 429 must be what the run ends on (with the shipped 2 it would be retried).
+    h = await startHarness({ maxRetries: 0 });
     const { fake, model } = h;
     model.script({ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '1' } });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'Busy?' } });
