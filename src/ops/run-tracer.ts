@@ -54,15 +54,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
       };
       return tracer.startActiveSpan(`invoke_agent ${AGENT}`, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
         const state: RunState = { span, calls: new Map() };
-        try {
-          return await context.with(context.active().setValue(RUN, state), body);
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-          throw error;
-        } finally {
-          span.end();
-        }
+        return ended(span, () => context.with(context.active().setValue(RUN, state), body));
       });
     },
 
@@ -129,7 +121,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
             const started = performance.now();
             let first: number | undefined;
             const onDelta = request.onDelta;
-            try {
+            return ended(span, async () => {
               const reply = await model.complete({
                 ...request,
                 onDelta: (delta) => {
@@ -144,13 +136,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
                 ...(capture ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls }]) } : {}),
               });
               return reply;
-            } catch (error) {
-              span.recordException(error as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-              throw error;
-            } finally {
-              span.end();
-            }
+            });
           });
         },
       };
@@ -164,25 +150,30 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
         return tracer.startActiveSpan(`${method} ${route}`, {
           kind: SpanKind.CLIENT,
           attributes: { 'http.request.method': method, 'url.template': route, 'server.address': new URL(url).hostname },
-        }, async (span) => {
-          try {
-            const response = (await request(url, init)) as { status?: number };
-            if (typeof response?.status === 'number') {
-              span.setAttribute('http.response.status_code', response.status);
-              if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(response.status));
-            }
-            return response as Awaited<ReturnType<typeof request>>;
-          } catch (error) {
-            span.recordException(error as Error);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-            throw error;
-          } finally {
-            span.end();
+        }, (span) => ended(span, async () => {
+          const response = (await request(url, init)) as { status?: number };
+          if (typeof response?.status === 'number') {
+            span.setAttribute('http.response.status_code', response.status);
+            if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', String(response.status));
           }
-        });
+          return response as Awaited<ReturnType<typeof request>>;
+        }));
       };
     },
   };
+}
+
+/** Run `work` in `span`: an error is recorded on the span (and thrown on), and the span ends either way. */
+async function ended<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** `/api/v10/channels/123…/messages` → `/channels/:id/messages`; webhook and interaction tokens become `:token`. */
