@@ -21,10 +21,6 @@ export function channelViewer(guild: Guild | null | undefined, userId: string): 
   };
 }
 
-/** The viewer for a guild known by id to `client`. */
-export function channelViewerIn(client: Client, guildId: string | null | undefined, userId: string): ChannelViewer {
-  return channelViewer(guildId ? client.guilds.cache.get(guildId) : undefined, userId);
-}
 
 /** Whether @everyone lacks View Channel in a channel: only some members can read it. Unknown: true. */
 export async function isRestrictedChannel(guild: Guild, channelId: string): Promise<boolean> {

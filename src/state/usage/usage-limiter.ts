@@ -113,7 +113,6 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
   };
   return {
     async admit(subject, limits, admitOptions = {}) {
-      const at = now();
       const scope = scopeOf(subject.guildId);
       const where = subject.guildId === null ? 'dm' : 'server';
       const refuse = (r: Omit<Refusal, 'where'>): Admission => ({ ok: false, ...r, where });
