@@ -17,7 +17,7 @@ import { RunJournal } from '../src/discord/run-journal.js';
 import { restRecoveryActions } from '../src/discord/journal-discord.js';
 import { postToLogChannel } from '../src/discord/audit-trail.js';
 import type { BotServices } from '../src/discord/services.js';
-import { createTurns } from '../src/discord/turns.js';
+import { createTurns } from '../src/discord/turn/pipeline.js';
 import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';

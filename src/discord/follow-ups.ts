@@ -2,15 +2,15 @@
  * Follow-ups in a bot thread. With the Message Content intent any message there continues the
  * conversation; without it Discord only shows the bot messages that mention it, so those do.
  * Files attached to the message come with it. Messages that arrive during a run wait and are answered
- * together by the thread's next turn (follow-up-batches.ts); each gets 👀 when a turn takes it.
+ * together by the thread's next turn (turn/follow-up-batches.ts); each gets 👀 when a turn takes it.
  */
 import type { Message } from 'discord.js';
 import type { Logger } from '../logger.js';
 import type { AttachmentRef } from './attachments.js';
 import { displayNameOf, scopeOf } from './interaction-info.js';
-import { threadProblem } from './preflight.js';
-import type { Turns } from './turns.js';
-import { NO_MENTIONS, threadTarget } from './turn-target.js';
+import { threadProblem } from './turn/preflight.js';
+import type { Turns } from './turn/pipeline.js';
+import { NO_MENTIONS, threadTarget } from './turn/target.js';
 
 /** The text of a follow-up addressed to the bot, or undefined when the message is not one. */
 export function followUpText(message: Message, botId: string, messageContent: boolean): string | undefined {

@@ -12,7 +12,7 @@ import type { AttachmentLoader } from './attachment-document.js';
 import type { ApprovalRegistry } from './approvals.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { RunRegistry } from './run-registry.js';
-import type { Turns } from './turns.js';
+import type { Turns } from './turn/pipeline.js';
 import type { Rules } from './rules.js';
 
 export interface BotServices {

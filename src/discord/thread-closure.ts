@@ -3,7 +3,7 @@
  * it stop at once (no further model calls), nothing more is posted there, and the log says why.
  */
 import { Events, type AnyThreadChannel, type Client } from 'discord.js';
-import { missingInThread } from './preflight.js';
+import { missingInThread } from './turn/preflight.js';
 import type { Logger } from '../logger.js';
 import type { PostingEndedCause, RunRegistry, ThreadClosedCause } from './run-registry.js';
 
@@ -48,7 +48,7 @@ export function stopRunsInClosedThreads(client: Client, runs: RunRegistry, logge
  * Stop the runs of threads where the bot may no longer post: a permission taken away from the bot (the
  * channel's overrides, a role's permissions, the bot's roles) while they go on. As for a closed thread:
  * no further model calls, nothing more posted there, the reason logged and told where the bot can still
- * write. A post that Discord refuses stops the run too (thread-turn.ts); this catches it before one.
+ * write. A post that Discord refuses stops the run too (turn/run-turn.ts); this catches it before one.
  */
 export function stopRunsThatCannotPost(client: Client, runs: RunRegistry, logger: Logger): void {
   const check = () => {

@@ -11,17 +11,17 @@
  * and returns one TurnOutcome. Follow-ups go through `followUp`: a message that arrives while the thread
  * is busy waits and is answered with the others by the thread's next turn (follow-up-batches.ts).
  */
-import type { RunScope } from '../policy/index.js';
-import { ThreadBusyError, type UsageTicket } from '../state/index.js';
-import { refusalText } from './usage-text.js';
+import type { RunScope } from '../../policy/index.js';
+import { ThreadBusyError, type UsageTicket } from '../../state/index.js';
+import { refusalText } from '../usage-text.js';
 import { checkInput, decide } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
-import { runTurn } from './thread-turn.js';
-import type { TurnOutcome } from './turn-outcome.js';
-import type { TurnTarget } from './turn-target.js';
-import type { TurnDeps, TurnMessage, TurnRequest } from './turn-types.js';
+import { runTurn } from './run-turn.js';
+import type { TurnOutcome } from './outcome.js';
+import type { TurnTarget } from './target.js';
+import type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
 
-export type { TurnDeps, TurnMessage, TurnRequest } from './turn-types.js';
+export type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
 
 /** Where an admitted turn posts: its target, and the message that announced it (the /ask reply, for the run journal). */
 export type TurnPlace = { target: TurnTarget; reply?: TurnRequest['reply'] } | { unable: string };

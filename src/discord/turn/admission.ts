@@ -5,11 +5,11 @@
  * have room. A refusal comes back as the sentence to show the person; an admission as the cleaned
  * text and the run's usage ticket.
  */
-import { cleanText, isBlankQuestion } from '../agent/clean-text.js';
-import type { Logger } from '../logger.js';
-import type { RunScope } from '../policy/index.js';
-import { refusalText } from './usage-text.js';
-import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicket } from '../state/index.js';
+import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
+import type { Logger } from '../../logger.js';
+import type { RunScope } from '../../policy/index.js';
+import { refusalText } from '../usage-text.js';
+import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicket } from '../../state/index.js';
 
 export interface AdmissionRules {
   limiter: UsageLimiter;

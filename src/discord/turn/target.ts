@@ -4,7 +4,7 @@
  */
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Client, Message, ModalSubmitInteraction, ThreadChannel } from 'discord.js';
 import { PermissionFlagsBits } from 'discord.js';
-import { DiscordCode, discordCode } from './discord-errors.js';
+import { DiscordCode, discordCode } from '../discord-errors.js';
 import { missingInThread, threadClosed, threadProblem } from './preflight.js';
 
 /** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */

@@ -3,10 +3,10 @@
  * calls with their results, the answer), in one append, before the answer is posted, so the memory holds
  * the turn even when Discord refuses the answer. A failure is logged and becomes a line under the answer.
  */
-import type { AgentResult } from '../agent/types.js';
-import { describeError, StorageError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { ConversationStore, NewMessage } from '../state/index.js';
+import type { AgentResult } from '../../agent/types.js';
+import { describeError, StorageError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ConversationStore, NewMessage } from '../../state/index.js';
 
 /** Save the exchange; '' when saved (or nothing to save into), else the note to show under the answer. */
 export async function saveExchange(conversations: Pick<ConversationStore, 'append'>, threadId: string | undefined, asked: readonly NewMessage[], result: AgentResult, logger: Logger): Promise<string> {

@@ -1,18 +1,18 @@
 /**
  * The vocabulary of a turn: what starting one needs (TurnDeps, built once by the composition root) and a
- * person's message in it. Apart from turns.ts so the modules a turn uses (the runner, the batches) can
+ * person's message in it. Apart from pipeline.ts so the modules a turn uses (the runner, the batches) can
  * name them without importing the pipeline that imports them.
  */
-import type { Engine } from '../agent/engine.js';
-import type { AgentEvent, ChatModel } from '../agent/types.js';
-import type { Logger } from '../logger.js';
-import type { RunScope } from '../policy/index.js';
-import type { Author, ConversationStore, GuildSettingsStore, LimitName, ThreadQueue, TokenCounter } from '../state/index.js';
+import type { Engine } from '../../agent/engine.js';
+import type { AgentEvent, ChatModel } from '../../agent/types.js';
+import type { Logger } from '../../logger.js';
+import type { RunScope } from '../../policy/index.js';
+import type { Author, ConversationStore, GuildSettingsStore, LimitName, ThreadQueue, TokenCounter } from '../../state/index.js';
 import type { AdmissionRules } from './admission.js';
-import type { ApprovalRegistry } from './approvals.js';
-import type { AttachmentReader, AttachmentRef } from './attachments.js';
-import type { RunRegistry } from './run-registry.js';
-import type { Rules } from './rules.js';
+import type { ApprovalRegistry } from '../approvals.js';
+import type { AttachmentReader, AttachmentRef } from '../attachments.js';
+import type { RunRegistry } from '../run-registry.js';
+import type { Rules } from '../rules.js';
 
 /** What starting a turn needs; built once by the composition root. */
 export interface TurnDeps {

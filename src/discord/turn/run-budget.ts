@@ -4,11 +4,11 @@
  * them too); after each call, its tokens recorded at once. A server that reports no usage (0, or none
  * at all: some local servers) is counted with the local tokenizer instead, so it is capped as well.
  */
-import type { CallBudget } from '../agent/run-plan.js';
-import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../agent/types.js';
-import type { Logger } from '../logger.js';
-import { budgetRefusedNote } from './usage-text.js';
-import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../state/index.js';
+import type { CallBudget } from '../../agent/run-plan.js';
+import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../../agent/types.js';
+import type { Logger } from '../../logger.js';
+import { budgetRefusedNote } from '../usage-text.js';
+import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../../state/index.js';
 
 /** The budget of one run, and the refusal that ended it, if one did. */
 export interface RunBudget extends CallBudget {

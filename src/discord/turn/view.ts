@@ -3,14 +3,14 @@
  * at the `full` level), the answer streaming into its own messages, and a typing indicator while the
  * model thinks before its first words. Pure bookkeeping over the three outputs; no Discord calls here.
  */
-import type { AgentEvent } from '../agent/types.js';
-import { formatMs } from '../duration.js';
-import type { DisplayLevel } from '../policy/index.js';
-import type { AnswerStream } from './answer-stream.js';
-import { formatStep } from './format-steps.js';
-import type { FileOut } from './message-mirror.js';
-import type { StepLog } from './step-log.js';
-import { filesCaption, filesOut } from './tool-files.js';
+import type { AgentEvent } from '../../agent/types.js';
+import { formatMs } from '../../duration.js';
+import type { DisplayLevel } from '../../policy/index.js';
+import type { AnswerStream } from '../answer-stream.js';
+import { formatStep } from '../format-steps.js';
+import type { FileOut } from '../message-mirror.js';
+import type { StepLog } from '../step-log.js';
+import { filesCaption, filesOut } from '../tool-files.js';
 
 /** Shows "typing…" while nothing else is visibly happening. */
 export interface TypingIndicator {

@@ -5,8 +5,8 @@
  * the turn that takes it does. Each message is acknowledged when a turn takes it, and a message that
  * cannot be answered gets a reply saying why: nothing is dropped silently.
  */
-import type { UsageTicket } from '../state/index.js';
-import type { TurnRequest } from './turn-types.js';
+import type { UsageTicket } from '../../state/index.js';
+import type { TurnRequest } from './types.js';
 
 /** One admitted message waiting for its thread's next turn. */
 export interface WaitingMessage {

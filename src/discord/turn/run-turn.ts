@@ -3,31 +3,31 @@
  * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
  */
 import { AttachmentBuilder, type Message } from 'discord.js';
-import { cleanText, escapeDisplayName } from '../agent/clean-text.js';
-import type { AgentResult } from '../agent/types.js';
-import { describeError } from '../errors.js';
-import type { DisplayLevel } from '../policy/index.js';
-import { toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../state/index.js';
-import { AnswerStream } from './answer-stream.js';
-import { approvalGate } from './approvals.js';
-import { runAudienceViewer } from './channel-visibility.js';
-import { continueButton } from './continue-button.js';
-import { formatAnswer, formatFailure } from './format-steps.js';
-import type { Shown } from './message-mirror.js';
-import { StepLog } from './step-log.js';
-import { stopButton } from './stop-button.js';
-import { TurnView, typingIndicator } from './turn-view.js';
-import { turnInput } from './turn-input.js';
-import type { TurnTarget } from './turn-target.js';
-import type { TurnOutcome } from './turn-outcome.js';
+import { cleanText, escapeDisplayName } from '../../agent/clean-text.js';
+import type { AgentResult } from '../../agent/types.js';
+import { describeError } from '../../errors.js';
+import type { DisplayLevel } from '../../policy/index.js';
+import { toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../../state/index.js';
+import { AnswerStream } from '../answer-stream.js';
+import { approvalGate } from '../approvals.js';
+import { runAudienceViewer } from '../channel-visibility.js';
+import { continueButton } from '../continue-button.js';
+import { formatAnswer, formatFailure } from '../format-steps.js';
+import type { Shown } from '../message-mirror.js';
+import { StepLog } from '../step-log.js';
+import { stopButton } from '../stop-button.js';
+import { TurnView, typingIndicator } from './view.js';
+import { turnInput } from './input.js';
+import type { TurnTarget } from './target.js';
+import type { TurnOutcome } from './outcome.js';
 import { instructionsFor } from './persona.js';
 import { saveExchange } from './save-exchange.js';
-import { describeDiscordError, DiscordCode, discordCode } from './discord-errors.js';
-import type { TurnDeps, TurnMessage, TurnRequest } from './turn-types.js';
-import { closedThreadNote } from './thread-closure.js';
-import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from './run-registry.js';
+import { describeDiscordError, DiscordCode, discordCode } from '../discord-errors.js';
+import type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
+import { closedThreadNote } from '../thread-closure.js';
+import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from '../run-registry.js';
 import { runBudget } from './run-budget.js';
-import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from './tool-files.js';
+import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from '../tool-files.js';
 
 /** How long a run may show nothing before its thread gets a line with the Stop button. */
 const STOP_OFFER_MS = 1_000;

@@ -3,8 +3,8 @@
  * Ask-about thread): who asked and what, cut to leave room for what follows, never leaving a code block
  * open to swallow it.
  */
-import { escapeDisplayName } from '../agent/clean-text.js';
-import { closeOpenFence, fitMessage, graphemeBoundary } from './split-message.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import { closeOpenFence, fitMessage, graphemeBoundary } from '../split-message.js';
 
 /** `**Alice** asked: …` (or `asked about this message`), the question cut at 1,500 characters. */
 export function headline(name: string, question: string, verb = 'asked'): string {

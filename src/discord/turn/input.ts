@@ -2,9 +2,9 @@
  * What a turn sends the model as the person's message: their text, the context it was asked about
  * (the message behind "Ask about this message"), and the files they attached, read for the model.
  */
-import { cleanText } from '../agent/clean-text.js';
-import type { ContentPart } from '../agent/types.js';
-import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from './attachments.js';
+import { cleanText } from '../../agent/clean-text.js';
+import type { ContentPart } from '../../agent/types.js';
+import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from '../attachments.js';
 
 /** The parts of a request that become the person's message. */
 export interface TurnInputRequest {
