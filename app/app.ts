@@ -161,56 +161,59 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     extraOrigins: overrides.attachmentOrigins,
   });
 
-  const services: BotServices = {
-    turns: createTurns({
-      engine: core.engine,
-      ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
-      admission: {
-        limiter,
-        limitsAt: (scope) => rules.at(scope).limits(),
-        allowDms: config.governance.allowDms,
-        questionMaxChars: config.governance.questionMaxChars,
-        logger,
-      },
-      modelFor: core.modelFor,
-      conversations: storage.conversations,
-      queue,
-      runs,
-      rules,
-      historyTokenBudget: config.storage.historyTokenBudget,
-      tokenCounter: core.tokenCounter,
-      stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
-      answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
+  const turns = createTurns({
+    engine: core.engine,
+    ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
+    admission: {
+      limiter,
+      limitsAt: (scope) => rules.at(scope).limits(),
+      allowDms: config.governance.allowDms,
+      questionMaxChars: config.governance.questionMaxChars,
       logger,
-      now,
-      attachments,
-      onEvent: (event) => {
-        metrics.observeEvent(event);
-        tracer?.observe(event);
-      },
-      traceRun: tracer?.traceRun,
-      onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
-      approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, guildSettings: storage.guildSettings },
-    }),
-    runs,
-    approvals,
-    queue,
-    conversations: storage.conversations,
-    guildSettings: storage.guildSettings,
-    // A getter: MCP servers add and change tools while the bot runs.
-    get tools() {
-      return core.engine.tools;
     },
+    modelFor: core.modelFor,
+    conversations: storage.conversations,
+    queue,
+    runs,
     rules,
-    channelDefaults,
-    serverModels: core.serverModels,
-    limiter,
-    defaultLimits: config.governance.limits,
-    messageContent: config.discord.messageContent,
-    knowledge: knowledge?.services,
-    pendingAsks: new PendingAsks({ now: () => now().getTime() }),
+    historyTokenBudget: config.storage.historyTokenBudget,
+    tokenCounter: core.tokenCounter,
+    stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
+    answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
     logger,
     now,
+    attachments,
+    onEvent: (event) => {
+      metrics.observeEvent(event);
+      tracer?.observe(event);
+    },
+    traceRun: tracer?.traceRun,
+    onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
+    approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, guildSettings: storage.guildSettings },
+  });
+
+  const services: BotServices = {
+    turns: {
+      ...turns,
+      runs,
+      approvals,
+      queue,
+      conversations: storage.conversations,
+      pendingAsks: new PendingAsks({ now: () => now().getTime() }),
+    },
+    rules: {
+      ...rules,
+      store: storage.guildSettings,
+      // A getter: MCP servers add and change tools while the bot runs.
+      get tools() {
+        return core.engine.tools;
+      },
+      channelDefaults,
+      serverModels: core.serverModels,
+    },
+    usage: { limiter, defaultLimits: config.governance.limits },
+    knowledge: knowledge?.services,
+    runtime: { logger, now, messageContent: config.discord.messageContent },
   };
 
   let health: HealthServer | undefined;

@@ -34,7 +34,7 @@ async function burst(maxMessages: number | undefined): Promise<Burst> {
       await sleep(140);
     }
     await sleep(200);
-    while (h.app.services.runs.size > 0 || h.app.services.queue.activeThreads > 0) await sleep(50);
+    while (h.app.services.turns.runs.size > 0 || h.app.services.turns.queue.activeThreads > 0) await sleep(50);
     const seconds = (performance.now() - started) / 1000;
     const counter = new TokenCounter('o200k_base');
     const requests = model.requests.slice(before);

@@ -33,7 +33,7 @@ export const askAbout: MessageCommand = {
     .setType(ApplicationCommandType.Message)
     .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
 
-  async execute(interaction, { pendingAsks }) {
+  async execute(interaction, { turns: { pendingAsks } }) {
     const target = interaction.targetMessage;
     // The text is read now: the command sees it even without the Message Content intent; a later fetch may not.
     pendingAsks.put(interaction.user.id, aboutOf(target));
@@ -53,7 +53,7 @@ export const askAbout: MessageCommand = {
     prefix: PREFIX,
     async handle(interaction, services) {
       const messageId = interaction.customId.slice(PREFIX.length);
-      const about = services.pendingAsks.take(interaction.user.id, messageId) ?? (await fetchAbout(interaction, messageId));
+      const about = services.turns.pendingAsks.take(interaction.user.id, messageId) ?? (await fetchAbout(interaction, messageId));
       if (!about) {
         await interaction.reply({ content: 'I can no longer see that message (it may have been deleted). Nothing was asked.', flags: MessageFlags.Ephemeral });
         return;
@@ -89,8 +89,9 @@ function contextOf(about: AskedAbout): string {
   return `[The message this question is about, written by ${about.authorName}:]\n${body}\n[end of the message]`;
 }
 
-async function ask(interaction: ModalSubmitInteraction, services: BotServices, about: AskedAbout, question: string): Promise<void> {
-  const { turns, logger } = services;
+async function ask(interaction: ModalSubmitInteraction, services: Pick<BotServices, 'turns' | 'runtime'>, about: AskedAbout, question: string): Promise<void> {
+  const { turns } = services;
+  const { logger } = services.runtime;
   const name = displayNameOf(interaction.member, interaction.user);
   const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id, messageId: about.messageId };
   const scope = scopeOf(interaction, interaction.member);
@@ -122,7 +123,7 @@ async function ask(interaction: ModalSubmitInteraction, services: BotServices, a
             : undefined;
         if (!thread?.isThread()) throw new Error('this kind of channel has no threads');
         // A thread opened here is the asker's for good: `/reset` goes by this, whoever speaks first after one.
-        if (!inThread) await services.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
+        if (!inThread) await turns.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
         const announced = await thread.send({ content: headline(name, text, 'asked about this message'), allowedMentions: NO_MENTIONS });
         await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
         return { target: threadTarget(thread), reply: { channelId: announced.channelId, messageId: announced.id } };

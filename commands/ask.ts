@@ -6,7 +6,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInp
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn/target.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { Runtime, TurnServices } from '../src/discord/services.js';
 import type { TurnOutcome } from '../src/discord/turn/outcome.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
 import { describeDiscordError, missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
@@ -24,7 +24,7 @@ export const ask: Command = {
     .addStringOption((o) => o.setName('question').setDescription('What do you want to know?').setRequired(true).setMaxLength(4000))
     .addAttachmentOption((o) => o.setName('file').setDescription('A text file or an image to ask about (optional)')),
 
-  async execute(interaction, { turns, conversations, logger }) {
+  async execute(interaction, { turns, runtime: { logger } }) {
     const asked = interaction.options.getString('question', true);
     const file = interaction.options.getAttachment('file');
     const name = displayNameOf(interaction.member, interaction.user);
@@ -55,7 +55,7 @@ export const ask: Command = {
       place: async (cleaned) => {
         slow.stop();
         question = cleaned;
-        return placeFor(interaction, name, cleaned, { conversations, logger, logFields });
+        return placeFor(interaction, name, cleaned, { conversations: turns.conversations, logger, logFields });
       },
     });
     slow.stop();
@@ -68,7 +68,7 @@ async function placeFor(
   interaction: ChatInputCommandInteraction,
   name: string,
   question: string,
-  ctx: { conversations: BotServices['conversations']; logger: BotServices['logger']; logFields: Record<string, string | undefined> },
+  ctx: { conversations: TurnServices['conversations']; logger: Runtime['logger']; logFields: Record<string, string | undefined> },
 ): Promise<TurnPlace> {
   const channel = interaction.channel;
   const head = headline(name, question);

@@ -22,7 +22,7 @@ export const exportCommand: Command = {
     .addBooleanOption((o) => o.setName('full').setDescription('Moderators: every step, whatever this channel\'s display level hides'))
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, { conversations, rules, guildSettings, logger, now }) {
+  async execute(interaction, { turns: { conversations }, rules, runtime: { logger, now } }) {
     const channel = interaction.channel;
     const private_ = { flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS } as const;
     if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
@@ -65,7 +65,7 @@ export const exportCommand: Command = {
     // Who took a copy of which thread, and how much of it: in `/tools audit`, like every moderation action.
     if (interaction.guildId) {
       const detail = `exported the conversation of <#${channel.id}> (${full ? 'the full record' : `what the display level \`${level}\` shows`})`;
-      await recordAudit({ guildSettings, now }, interaction.guildId, { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action: 'export', detail })
+      await recordAudit({ guildSettings: rules.store, now }, interaction.guildId, { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action: 'export', detail })
         .catch((error) => logger.warn({ err: error, threadId: channel.id }, 'could not audit an export'));
     }
     const summary = `The conversation of this thread: ${data.exchanges.length} exchange${data.exchanges.length === 1 ? '' : 's'}, ${data.usage.totalTokens.toLocaleString('en-US')} tokens.`;

@@ -9,11 +9,11 @@ export const help: Command = {
     .setDescription('How to use threadwise, and what it can do here.')
     .setContexts(InteractionContextType.Guild),
 
-  async execute(interaction, { rules, tools: every, messageContent }) {
+  async execute(interaction, { rules, runtime: { messageContent } }) {
     const scope = scopeOf(interaction, interaction.member);
     const here = rules.at(scope);
     const [allowed, settings] = await Promise.all([here.allowedTools(), here.settings()]);
-    const tools = every.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
+    const tools = rules.tools.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
     const followUp = messageContent
       ? 'Anyone in the thread can keep talking to me: just write.'
       : 'To follow up in the thread, mention me in your message, or use `/ask` there.';

@@ -48,7 +48,7 @@ export const addToKnowledgeBase: MessageCommand = {
       });
       await addDocument(interaction, ctx, ctx.knowledge, doc, await restrictedNotice(interaction.guild, message.channelId));
     } catch (error) {
-      if (!(error instanceof KnowledgeInputError)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, `${ADD_TO_KNOWLEDGE_BASE} failed`);
+      if (!(error instanceof KnowledgeInputError)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, `${ADD_TO_KNOWLEDGE_BASE} failed`);
       const content = error instanceof KnowledgeInputError
         ? `❌ ${error.message} Nothing was added.`
         : `❌ That did not work (${describeError(error)}). Nothing was added; try again in a moment.`;

@@ -5,15 +5,15 @@
  */
 import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteraction } from 'discord.js';
 import { channelViewer } from '../src/discord/channel-visibility.js';
-import type { BotServices, KnowledgeServices } from '../src/discord/services.js';
+import type { KnowledgeServices } from '../src/discord/services.js';
 import { fitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn/target.js';
 import { formatBytes, type AddResult, type DocumentInfo, type DocumentInput } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';
-import { auditAction } from './moderation.js';
+import { auditAction, type ModerationServices } from './moderation.js';
 
 /** What the knowledge base commands use besides the knowledge base. */
-export type KbServices = Pick<BotServices, 'guildSettings' | 'logger' | 'now'>;
+export type KbServices = ModerationServices;
 
 type GuildCommand = CommandInteraction<'cached' | 'raw'>;
 type GuildSlash = ChatInputCommandInteraction<'cached' | 'raw'>;

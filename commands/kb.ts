@@ -57,7 +57,7 @@ export const kb: Command = {
       }
     } catch (error) {
       const refused = error instanceof OptionProblem || error instanceof KnowledgeInputError;
-      if (!refused) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, sub }, '/kb failed');
+      if (!refused) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, sub }, '/kb failed');
       const content = error instanceof OptionProblem
         ? error.message
         : error instanceof KnowledgeInputError
@@ -74,7 +74,7 @@ export const kb: Command = {
     try {
       await interaction.respond(await documentChoices(ctx.knowledge, interaction.guildId!, interaction.options.getFocused()));
     } catch (error) {
-      ctx.logger.warn({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/kb remove suggestions failed');
+      ctx.runtime.logger.warn({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/kb remove suggestions failed');
       await interaction.respond([]).catch(() => undefined);
     }
   },

@@ -5,7 +5,7 @@
  * anyone, so the registration alone is not a guard.
  */
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/turn/target.js';
 import { describeError } from '../src/errors.js';
@@ -41,7 +41,10 @@ export async function allowModerator(interaction: CommandInteraction, command: s
 }
 
 /** What saving a moderator's change needs. */
-export type ModerationServices = Pick<BotServices, 'guildSettings' | 'logger' | 'now'>;
+export type ModerationServices = { rules: Pick<RuleServices, 'store'>; runtime: Pick<Runtime, 'logger' | 'now'> };
+
+/** What the audit trail needs of the moderation services. */
+const auditDeps = (ctx: ModerationServices) => ({ guildSettings: ctx.rules.store, now: ctx.runtime.now });
 
 /** A change to save: what it does to the settings, and how the audit log describes it. */
 export interface SettingsChange {
@@ -70,13 +73,13 @@ export async function saveChange(ctx: ModerationServices, interaction: GuildComm
   const record = changeRecord(interaction, change.action, change.detail);
   let written;
   try {
-    written = await recordAudit(ctx, interaction.guildId, record, change.apply);
+    written = await recordAudit(auditDeps(ctx), interaction.guildId, record, change.apply);
   } catch (error) {
-    ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action: change.action }, 'could not save a moderator change');
+    ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action: change.action }, 'could not save a moderator change');
     await interaction.editReply({ content: `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`, allowedMentions: NO_MENTIONS });
     return undefined;
   }
-  const logNote = await postToLogChannel(ctx.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
+  const logNote = await postToLogChannel(ctx.runtime.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
   return { settings: written.settings, logNote };
 }
 
@@ -89,10 +92,10 @@ export async function auditAction(ctx: ModerationServices, interaction: GuildCom
   const record = changeRecord(interaction, action, detail);
   let written;
   try {
-    written = await recordAudit(ctx, interaction.guildId, record);
+    written = await recordAudit(auditDeps(ctx), interaction.guildId, record);
   } catch (error) {
-    ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
+    ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
     return `\n-# ⚠️ Done, but I could not record it in the audit log (${describeError(error)}), so it is not in \`/tools audit\` or the log channel.`;
   }
-  return postToLogChannel(ctx.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
+  return postToLogChannel(ctx.runtime.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
 }

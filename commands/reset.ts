@@ -21,14 +21,14 @@ import {
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { Runtime, TurnServices } from '../src/discord/services.js';
 import { NO_MENTIONS } from '../src/discord/turn/target.js';
 import { describeError } from '../src/errors.js';
 
 const PREFIX = 'reset:';
 const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
 
-type ResetServices = Pick<BotServices, 'conversations' | 'queue' | 'runs' | 'turns' | 'logger'>;
+type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'dropWaiting'>; runtime: Pick<Runtime, 'logger'> };
 
 /**
  * The thread's starter: as recorded when the thread was opened. A thread from before starters were
@@ -36,16 +36,16 @@ type ResetServices = Pick<BotServices, 'conversations' | 'queue' | 'runs' | 'tur
  * reset cannot hand the thread to whoever speaks next.
  */
 async function starterOf(threadId: string, ctx: ResetServices, firstAuthor: string | undefined): Promise<string | undefined> {
-  const recorded = await ctx.conversations.starter(threadId);
+  const recorded = await ctx.turns.conversations.starter(threadId);
   if (recorded || !firstAuthor) return recorded;
-  await ctx.conversations.setStarter(threadId, firstAuthor);
+  await ctx.turns.conversations.setStarter(threadId, firstAuthor);
   return firstAuthor;
 }
 
 /** Why this member may not reset this thread, or undefined when they may. */
 async function refusal(interaction: ChatInputCommandInteraction | ButtonInteraction, threadId: string, ctx: ResetServices): Promise<string | undefined> {
-  const { messages } = await ctx.conversations.load(threadId);
-  const busy = ctx.runs.inThread(threadId).length > 0 || ctx.turns.waiting(threadId) > 0;
+  const { messages } = await ctx.turns.conversations.load(threadId);
+  const busy = ctx.turns.runs.inThread(threadId).length > 0 || ctx.turns.waiting(threadId) > 0;
   if (messages.length === 0 && !busy) return 'There is nothing to reset: I have not answered anything in this thread yet.';
   const moderator = (p: Readonly<PermissionsBitField> | null) => p?.has(PermissionFlagsBits.ManageThreads) || p?.has(PermissionFlagsBits.ManageGuild);
   const starter = await starterOf(threadId, ctx, messages.find((m) => m.role === 'user')?.author?.id);
@@ -79,7 +79,7 @@ export const reset: Command = {
       new ButtonBuilder().setCustomId(`${PREFIX}confirm:${channel.id}`).setLabel('Forget this thread').setStyle(ButtonStyle.Danger),
       new ButtonBuilder().setCustomId(`${PREFIX}cancel`).setLabel('Cancel').setStyle(ButtonStyle.Secondary),
     );
-    const busy = ctx.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
+    const busy = ctx.turns.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
     await interaction.editReply({
       content: `Forget everything said in this thread so far? I will answer the next message as if the thread were new.${busy}`,
       components: [row],
@@ -105,13 +105,13 @@ export const reset: Command = {
       try {
         // Give up what waits, stop what runs (it saves nothing), then reset in the thread's queue: before anything new.
         const dropped = ctx.turns.dropWaiting(threadId);
-        for (const run of ctx.runs.inThread(threadId)) ctx.runs.stop(run.id, 'reset');
+        for (const run of ctx.turns.runs.inThread(threadId)) ctx.turns.runs.stop(run.id, 'reset');
         const unanswered = dropped > 0 ? ` The ${dropped === 1 ? 'message' : `${dropped} messages`} waiting for an answer ${dropped === 1 ? 'was' : 'were'} dropped with it.` : '';
-        await ctx.queue.run(threadId, async () => {
+        await ctx.turns.queue.run(threadId, async () => {
           // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
           const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.${unanswered}`, allowedMentions: NO_MENTIONS });
           try {
-            await ctx.conversations.reset(threadId);
+            await ctx.turns.conversations.reset(threadId);
           } catch (error) {
             await note.delete().catch(() => undefined);
             throw error;

@@ -6,14 +6,14 @@
  */
 import type { AutocompleteInteraction, ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import { cleanText } from '../src/agent/clean-text.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { modelIsAllowed } from '../src/policy/index.js';
 import { PERSONA_MAX_CHARS } from '../src/state/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type AssistantServices = Pick<BotServices, 'guildSettings' | 'channelDefaults' | 'serverModels' | 'logger' | 'now'>;
+type AssistantServices = { rules: Pick<RuleServices, 'store' | 'channelDefaults' | 'serverModels'>; runtime: Pick<Runtime, 'logger' | 'now'> };
 
 const withPlace = (s: SlashCommandSubcommandBuilder) =>
   s.addChannelOption((o) => o.setName('channel').setDescription('Only this channel or category (default: the whole server)').addChannelTypes(...RULE_CHANNEL_TYPES));
@@ -43,8 +43,8 @@ async function placeKey(interaction: GuildCommand): Promise<{ key: string; label
 
 /** The models a moderator may pick: OPENAI_MODELS, or with `*` whatever the model server lists. */
 async function choosable(ctx: AssistantServices): Promise<string[]> {
-  const { model, models } = ctx.channelDefaults;
-  if (models === '*') return [...new Set([model, ...(await ctx.serverModels())])];
+  const { model, models } = ctx.rules.channelDefaults;
+  if (models === '*') return [...new Set([model, ...(await ctx.rules.serverModels())])];
   return [...new Set([model, ...(models ?? [])])];
 }
 
@@ -52,11 +52,11 @@ export async function setModel(interaction: GuildCommand, ctx: AssistantServices
   const chosen = interaction.options.getString('model', true).trim();
   const { key, label } = await placeKey(interaction);
   const reset = chosen.toLowerCase() === 'default';
-  if (!reset && !modelIsAllowed(chosen, ctx.channelDefaults)) {
+  if (!reset && !modelIsAllowed(chosen, ctx.rules.channelDefaults)) {
     const allowed = (await choosable(ctx)).map((m) => `\`${m}\``).join(', ');
     throw new OptionProblem(`\`${chosen.slice(0, 60).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
   }
-  const detail = reset ? `reset the model in ${label} to the default (\`${ctx.channelDefaults.model}\`)` : `set the model in ${label} to \`${chosen}\``;
+  const detail = reset ? `reset the model in ${label} to the default (\`${ctx.rules.channelDefaults.model}\`)` : `set the model in ${label} to \`${chosen}\``;
   const saved = await saveChange(ctx, interaction, {
     action: 'settings.model',
     detail,
@@ -94,5 +94,5 @@ export async function setPersona(interaction: GuildCommand, ctx: AssistantServic
 export async function completeModel(interaction: AutocompleteInteraction, ctx: AssistantServices): Promise<void> {
   const typed = interaction.options.getFocused().trim().toLowerCase();
   const names = ['default', ...(await choosable(ctx))].filter((m) => m.toLowerCase().includes(typed)).slice(0, 25);
-  await interaction.respond(names.map((m) => ({ name: m === 'default' ? `default (${ctx.channelDefaults.model})` : m, value: m })));
+  await interaction.respond(names.map((m) => ({ name: m === 'default' ? `default (${ctx.rules.channelDefaults.model})` : m, value: m })));
 }

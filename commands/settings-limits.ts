@@ -4,7 +4,7 @@
  * change is audited and posted to the log channel through `saveChange`, like every other setting.
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandGroupBuilder } from 'discord.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { RuleServices, Runtime, UsageServices } from '../src/discord/services.js';
 import {
   describeLimitChange,
   describeServerLimits,
@@ -18,7 +18,7 @@ import { OptionProblem } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type LimitsServices = Pick<BotServices, 'guildSettings' | 'defaultLimits' | 'logger' | 'now'>;
+type LimitsServices = { rules: Pick<RuleServices, 'store'>; usage: Pick<UsageServices, 'defaultLimits'>; runtime: Pick<Runtime, 'logger' | 'now'> };
 
 /** The `limits` group of `/settings`. */
 export function limitsGroup(group: SlashCommandSubcommandGroupBuilder): SlashCommandSubcommandGroupBuilder {
@@ -45,8 +45,8 @@ export function limitsGroup(group: SlashCommandSubcommandGroupBuilder): SlashCom
 export async function limitsCommand(interaction: GuildCommand, ctx: LimitsServices): Promise<string> {
   const sub = interaction.options.getSubcommand();
   if (sub === 'show') {
-    const settings = await ctx.guildSettings.get(interaction.guildId);
-    return ['**Usage limits on this server**', ...describeServerLimits(ctx.defaultLimits, settings), '-# Members see theirs with `/usage`.'].join('\n');
+    const settings = await ctx.rules.store.get(interaction.guildId);
+    return ['**Usage limits on this server**', ...describeServerLimits(ctx.usage.defaultLimits, settings), '-# Members see theirs with `/usage`.'].join('\n');
   }
   if (sub === 'exempt' || sub === 'unexempt') {
     const role = interaction.options.getRole('role', true);
@@ -68,7 +68,7 @@ export async function limitsCommand(interaction: GuildCommand, ctx: LimitsServic
     for (const name of LIMIT_NAMES) if (which === 'all' || which === name) change[name] = null;
     if (Object.keys(change).length === 0) throw new OptionProblem(`Unknown limit \`${which.slice(0, 30)}\`. Nothing was changed.`);
   }
-  const detail = describeLimitChange(change, ctx.defaultLimits);
+  const detail = describeLimitChange(change, ctx.usage.defaultLimits);
   const saved = await saveChange(ctx, interaction, { action: `settings.limits.${sub}`, detail, apply: (s) => withLimitChange(s, change) });
   return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
 }

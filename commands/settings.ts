@@ -18,7 +18,7 @@ import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona
 import { limitsCommand, limitsGroup } from './settings-limits.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type SettingsServices = Pick<BotServices, 'guildSettings' | 'channelDefaults' | 'serverModels' | 'logger' | 'now'>;
+type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime'>;
 
 const LEVEL_WORDS: Record<DisplayLevel, string> = {
   full: 'every step (thoughts, tool calls, results)',
@@ -58,7 +58,7 @@ async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Pro
 async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const limit = interaction.options.getInteger('limit');
   const detail = limit === null
-    ? `reset the step limit to the bot's default (${ctx.channelDefaults.maxSteps})`
+    ? `reset the step limit to the bot's default (${ctx.rules.channelDefaults.maxSteps})`
     : `set the step limit to ${limit} step${limit === 1 ? '' : 's'} per question`;
   const saved = await saveChange(ctx, interaction, {
     action: 'settings.step-limit',
@@ -75,7 +75,7 @@ const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its c
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const here = ruleChannel(interaction.channel);
-  const current = channelSettings(await ctx.guildSettings.get(interaction.guildId), { ...here, guildId: interaction.guildId }, ctx.channelDefaults);
+  const current = channelSettings(await ctx.rules.store.get(interaction.guildId), { ...here, guildId: interaction.guildId }, ctx.rules.channelDefaults);
   const persona = current.persona ? `“${current.persona.length > 600 ? `${current.persona.slice(0, 599)}…` : current.persona}”` : 'none';
   return [
     `**Settings in <#${here.channelId}>**`,
@@ -122,7 +122,7 @@ export const settings: Command = {
       else if (sub === 'persona') content = await setPersona(interaction, ctx);
       else content = await show(interaction, ctx);
     } catch (error) {
-      if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');
+      if (!(error instanceof OptionProblem)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');
       content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
     }
     // An empty string means saveChange already told the moderator what went wrong.

@@ -4,7 +4,7 @@
  * Callers defer the reply (ephemeral) before calling, so these answer with editReply.
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
-import type { BotServices } from '../src/discord/services.js';
+import type { BotServices, RuleServices, Runtime } from '../src/discord/services.js';
 import { fitMessage, splitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn/target.js';
 import { describeError } from '../src/errors.js';
@@ -26,7 +26,7 @@ import { listScopeOption, OptionProblem, targetOption, toolOption } from './comm
 import { saveChange } from './moderation.js';
 
 /** What the `/tools` subcommands use. */
-export type ToolsServices = Pick<BotServices, 'tools' | 'guildSettings' | 'logger' | 'now' | 'knowledge'>;
+export type ToolsServices = { rules: Pick<RuleServices, 'tools' | 'store'>; runtime: Pick<Runtime, 'logger' | 'now'>; knowledge?: BotServices['knowledge'] };
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -43,15 +43,15 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
   const { scope, who, where } = await listScopeOption(interaction);
   let settings;
   try {
-    settings = await ctx.guildSettings.get(interaction.guildId);
+    settings = await ctx.rules.store.get(interaction.guildId);
   } catch (error) {
-    const safe = safeToolNames(ctx.tools).map((name) => `\`${name}\``).join(', ');
+    const safe = safeToolNames(ctx.rules.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
   }
-  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.tools));
-  const suspended = new Set(ctx.tools.filter((t) => pinMismatch(settings, t)).map((t) => t.name));
-  const outsideNames = new Set(ctx.tools.filter((t) => t.provenance).map((t) => t.name));
-  const verdicts = resolveToolAccess(settings, scope, ctx.tools);
+  const asking = new Set(toolsNeedingApproval(settings, scope, ctx.rules.tools));
+  const suspended = new Set(ctx.rules.tools.filter((t) => pinMismatch(settings, t)).map((t) => t.name));
+  const outsideNames = new Set(ctx.rules.tools.filter((t) => t.provenance).map((t) => t.name));
+  const verdicts = resolveToolAccess(settings, scope, ctx.rules.tools);
   // MCP servers can bring dozens of tools: those still at their default (off) are named on one line.
   const untouched = verdicts.filter((a) => outsideNames.has(a.tool) && a.source === 'default' && !a.enabled).map((a) => `\`${a.tool}\``);
   const lines = verdicts.filter((a) => !(outsideNames.has(a.tool) && a.source === 'default' && !a.enabled)).map((access) => {
@@ -59,20 +59,20 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
     return `${explainAccess(access)}${asking.has(access.tool) ? ' · 🔐 waits for approval' : ''}${held}`;
   });
   if (untouched.length) lines.push(`⛔ Off until a moderator enables them (from MCP servers; details below): ${fitMessage(untouched.join(', '), 900)}`);
-  const rules = settings.toolRules.filter((r) => ctx.tools.some((t) => t.name === r.tool));
+  const rules = settings.toolRules.filter((r) => ctx.rules.tools.some((t) => t.name === r.tool));
   const ruleLines = rules.length === 0
     ? ['-# No rules yet: every tool follows its built-in default.']
     : [`**Rules on this server** (${rules.length}):`, ...rules.slice(-RULES_SHOWN).map((r) => `• ${describeRule(r)}`)];
   if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
   await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].filter((l) => l !== undefined).join('\n'));
   // What each MCP tool is, in private follow-ups (a server's list rarely fits beside the verdicts).
-  for (const part of splitMessage(outsideToolLines(ctx.tools).join('\n')).slice(0, MCP_PARTS_SHOWN)) {
+  for (const part of splitMessage(outsideToolLines(ctx.rules.tools).join('\n')).slice(0, MCP_PARTS_SHOWN)) {
     if (part.trim()) await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   }
 }
 
 /** Tools from MCP servers: where each comes from, what its server says of it, and its description as the model sees it. */
-function outsideToolLines(tools: ToolsServices['tools']): string[] {
+function outsideToolLines(tools: RuleServices['tools']): string[] {
   const outside = tools.filter((t) => t.provenance);
   if (outside.length === 0) return [];
   const shown = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
@@ -84,17 +84,17 @@ function outsideToolLines(tools: ToolsServices['tools']): string[] {
 
 /** The rules may allow search_knowledge, but runs are offered it only where the server has documents. */
 async function knowledgeNote(guildId: string, ctx: ToolsServices): Promise<string | undefined> {
-  if (!ctx.knowledge || !ctx.tools.some((t) => t.name === 'search_knowledge')) return undefined;
+  if (!ctx.knowledge || !ctx.rules.tools.some((t) => t.name === 'search_knowledge')) return undefined;
   const has = await ctx.knowledge.base.hasDocuments(guildId).catch(() => true);
   return has ? undefined : '-# `search_knowledge` is offered only where the server has documents, and this one has none yet (`/kb add`).';
 }
 
 /** `/tools enable` and `/tools disable`. */
 export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, allow: boolean): Promise<void> {
-  const tool = toolOption(interaction, ctx.tools, true);
+  const tool = toolOption(interaction, ctx.rules.tools, true);
   const target = await targetOption(interaction);
   // Enabling a tool from outside pins what the model is told about it now; a later change suspends it.
-  const fingerprint = allow ? ctx.tools.find((t) => t.name === tool)?.fingerprint : undefined;
+  const fingerprint = allow ? ctx.rules.tools.find((t) => t.name === tool)?.fingerprint : undefined;
   const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}${fingerprint ? ' (pinned as it is now)' : ''}`;
   const saved = await saveChange(ctx, interaction, {
     action: allow ? 'tools.enable' : 'tools.disable',
@@ -115,7 +115,7 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
 
 /** `/tools approval`: calls to a tool wait for a person's Approve (`ask`) or run at once (`auto`), per scope. */
 export async function changeApproval(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
-  const tool = toolOption(interaction, ctx.tools, true);
+  const tool = toolOption(interaction, ctx.rules.tools, true);
   const mode = interaction.options.getString('mode', true);
   if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use ask or auto. Nothing was changed.`);
   const target = await targetOption(interaction);
@@ -136,13 +136,13 @@ export async function changeApproval(interaction: GuildCommand, ctx: ToolsServic
 
 /** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */
 export async function resetTools(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
-  const tool = toolOption(interaction, ctx.tools, false);
+  const tool = toolOption(interaction, ctx.rules.tools, false);
   const everywhere = interaction.options.getBoolean('everywhere') ?? false;
   const target = everywhere ? 'everywhere' : await targetOption(interaction);
   const which = tool ? `\`${tool}\`` : 'every tool';
   const where = target === 'everywhere' ? 'everywhere' : targetPhrase(target);
   // Read first so an empty reset is answered without writing an audit entry for nothing.
-  const current = await ctx.guildSettings.get(interaction.guildId);
+  const current = await ctx.rules.store.get(interaction.guildId);
   const { removed } = removeToolRules(current.toolRules, tool, target);
   if (removed.length === 0) return say(interaction, `Nothing to reset: there are no rules for ${which} ${where}.`);
   const detail = `reset ${which} ${where} (removed ${removed.length} rule${removed.length === 1 ? '' : 's'}: ${removed.map(describeRule).join('; ')})`;
@@ -157,7 +157,7 @@ export async function resetTools(interaction: GuildCommand, ctx: ToolsServices):
 /** `/tools audit`: the newest changes to tools and settings. */
 export async function showAudit(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const count = interaction.options.getInteger('count') ?? 10;
-  const settings = await ctx.guildSettings.get(interaction.guildId);
+  const settings = await ctx.rules.store.get(interaction.guildId);
   await say(interaction, formatAuditLog(settings.auditLog, Math.min(Math.max(count, 1), AUDIT_SHOW_MAX)));
 }
 

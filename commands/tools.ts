@@ -76,7 +76,7 @@ export const tools: Command = {
         default: throw new OptionProblem('I do not know that subcommand; it may be from an older version.');
       }
     } catch (error) {
-      if (!(error instanceof OptionProblem)) ctx.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/tools failed');
+      if (!(error instanceof OptionProblem)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/tools failed');
       const content = error instanceof OptionProblem ? error.message : `❌ That did not work (${describeError(error)}). Nothing was changed.`;
       await interaction.editReply({ content, allowedMentions: NO_MENTIONS });
     }
@@ -84,7 +84,7 @@ export const tools: Command = {
 
   async autocomplete(interaction, ctx) {
     const typed = interaction.options.getFocused().trim().toLowerCase();
-    const choices = ctx.tools
+    const choices = ctx.rules.tools
       .filter((t) => t.name.toLowerCase().includes(typed))
       .slice(0, 25)
       .map((t) => ({ name: enabledByDefault(t) ? t.name : `${t.name} (${t.provenance ? 'MCP' : 'reaches the web'}: off by default)`, value: t.name }));

@@ -17,12 +17,12 @@ export const usage: Command = {
     .setDescription('What you have used today, and what is left (moderators also see the server).')
     .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
 
-  async execute(interaction, { limiter, guildSettings, defaultLimits, logger }) {
+  async execute(interaction, { usage: { limiter, defaultLimits }, rules, runtime: { logger } }) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const guildId = interaction.guildId;
     let content: string;
     try {
-      const settings = guildId ? await guildSettings.get(guildId) : undefined;
+      const settings = guildId ? await rules.store.get(guildId) : undefined;
       const limits = effectiveLimits(defaultLimits, settings, guildId ? roleIdsOf(interaction.member) : []);
       const parts = [memberUsageText(await limiter.memberUsage({ guildId, userId: interaction.user.id }, limits))];
       if (guildId && interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {

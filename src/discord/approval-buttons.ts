@@ -35,7 +35,7 @@ export const approvalButtons = {
     );
   },
 
-  async handle(interaction, { approvals }) {
+  async handle(interaction, { turns: { approvals } }) {
     const rest = customIdRest(approvalButtons, interaction.customId);
     const key = rest.slice(0, rest.lastIndexOf(':'));
     const approved = rest.endsWith(':yes');
@@ -53,4 +53,4 @@ export const approvalButtons = {
     await interaction.deferUpdate();
     approvals.settle(key, { approved, by: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) } });
   },
-} satisfies ButtonEntry<{ approvals: WaitingApprovals }>;
+} satisfies ButtonEntry<{ turns: { approvals: WaitingApprovals } }>;

@@ -46,23 +46,23 @@ export function createClient(messageContent: boolean, apiBaseUrl?: string, extra
 }
 
 export async function startBot(services: BotServices, options: BotOptions): Promise<RunningBot> {
-  const { logger } = services;
+  const { logger, messageContent } = services.runtime;
   // Before connecting: an ambiguous list stops the start with every clash named.
   const registry = interactionRegistry(options.interactions);
-  const client = createClient(services.messageContent, options.apiBaseUrl, options.client);
+  const client = createClient(messageContent, options.apiBaseUrl, options.client);
   if (options.onAcknowledged) measureAcknowledgements(client, options.onAcknowledged);
 
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction).catch((error) => reportFailure(interaction, error));
   });
   client.on(Events.MessageCreate, (message) => {
-    void handleFollowUp(message, services.turns, services.messageContent, logger).catch((error) =>
+    void handleFollowUp(message, services.turns, messageContent, logger).catch((error) =>
       logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'),
     );
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
-  stopRunsInClosedThreads(client, services.runs, logger);
-  stopRunsThatCannotPost(client, services.runs, logger);
+  stopRunsInClosedThreads(client, services.turns.runs, logger);
+  stopRunsThatCannotPost(client, services.turns.runs, logger);
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {
@@ -123,7 +123,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
     client: client as Client<true>,
     gatewayReady: () => client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready),
     async stop() {
-      await services.runs.stopAll('shutdown', 10_000);
+      await services.turns.runs.stopAll('shutdown', 10_000);
       await client.destroy();
     },
   };

@@ -1,7 +1,16 @@
 /**
  * What the Discord layer is given by the composition root (`app/app.ts`): built once per process from
- * the configuration, passed in, never pulled from module state. Commands take only the members they
- * use (`Pick<BotServices, …>`), so each one says what it depends on.
+ * the configuration, passed in, never pulled from module state. Five groups, one per concern:
+ *
+ * - `turns`: starting a turn and everything a turn in flight touches (runs, approvals, the thread's
+ *   queue and memory, questions being typed);
+ * - `rules`: the rules of each place, and the store moderators edit them in;
+ * - `usage`: the usage counters and the limits every server starts from;
+ * - `knowledge`: the servers' documents (absent when the knowledge base is off);
+ * - `runtime`: the logger, the clock and what the gateway connection allows.
+ *
+ * Commands take only the groups and members they use (`{ rules: Pick<RuleServices, 'store'> }`), so
+ * each one says what it depends on.
  */
 import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
@@ -16,36 +25,45 @@ import type { Turns } from './turn/pipeline.js';
 import type { Rules } from './rules.js';
 
 export interface BotServices {
-  /** The one way a turn starts: `/ask`, follow-ups and buttons all go through it. */
-  turns: Turns;
+  turns: TurnServices;
+  rules: RuleServices;
+  usage: UsageServices;
+  /** Undefined when the knowledge base is off. */
+  knowledge?: KnowledgeServices;
+  runtime: Runtime;
+}
+
+/** The turn pipeline (`start`, `followUp`: the one way a turn starts), and what turns in flight touch. */
+export interface TurnServices extends Turns {
   /** Runs going on now (the Stop button, shutdown). */
   runs: RunRegistry;
   /** Tool calls waiting for Approve or Deny. */
   approvals: ApprovalRegistry;
   /** One job at a time per thread (turns, and `/reset` waiting for a run to finish). */
   queue: ThreadQueue;
+  /** Each thread's memory (and who started it). */
   conversations: ConversationStore;
-  guildSettings: GuildSettingsStore;
-  /** Every tool the bot has. */
-  tools: readonly ToolDefinition[];
-  /** The tools a run in this scope may use now. */
-  /** The rules of each place: the member's limits, the channel's settings, the tools allowed, approvals. */
-  rules: Rules;
+  /** Messages people are asking about while they type their question ("Ask about this message"). */
+  pendingAsks: PendingAsks;
+}
+
+/** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); and what moderators edit. */
+export interface RuleServices extends Rules {
+  /** The guild settings moderators change (`/tools`, `/settings`, `/kb` rules) and their audit log. */
+  store: GuildSettingsStore;
+  /** Every tool the bot has (a getter: MCP servers add and change tools while the bot runs). */
+  readonly tools: readonly ToolDefinition[];
   /** The bot's own step limit, model and the models moderators may choose, for what nobody set. */
   channelDefaults: ChannelDefaults;
   /** The models the model server lists (for choosing one when OPENAI_MODELS is `*`). */
   serverModels(): Promise<string[]>;
-  /** Usage counters and limits (`/usage`), and the environment's limits every server starts from. */
+}
+
+/** Usage counters and limits (`/usage`, `/settings limits`). */
+export interface UsageServices {
   limiter: UsageLimiter;
+  /** The environment's limits, every server's defaults (USER_RUNS_PER_HOUR and friends). */
   defaultLimits: UsageLimits;
-  /** Messages people are asking about while they type their question ("Ask about this message"). */
-  pendingAsks: PendingAsks;
-  /** Whether the bot reads every message in its threads (the Message Content intent). */
-  messageContent: boolean;
-  /** The servers' documents (`/kb`, "Add to knowledge base"); undefined when the knowledge base is off. */
-  knowledge?: KnowledgeServices;
-  logger: Logger;
-  now: () => Date;
 }
 
 /** What the knowledge base commands use. */
@@ -56,4 +74,12 @@ export interface KnowledgeServices {
   fromAttachment: AttachmentLoader;
   /** A web page, through `read_url`'s fetcher and address rules. */
   fromUrl(url: string, signal?: AbortSignal): Promise<DocumentInput>;
+}
+
+/** The process's logger and clock, and what its gateway connection allows. */
+export interface Runtime {
+  logger: Logger;
+  now: () => Date;
+  /** Whether the bot reads every message in its threads (the Message Content intent). */
+  messageContent: boolean;
 }

@@ -22,7 +22,7 @@ export const stopButton = {
     )];
   },
 
-  async handle(interaction, { runs, logger }) {
+  async handle(interaction, { turns: { runs }, runtime: { logger } }) {
     const runId = customIdRest(stopButton, interaction.customId);
     const run = runs.get(runId);
     if (!run) {
@@ -40,4 +40,4 @@ export const stopButton = {
     runs.stop(runId, 'user');
     logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
   },
-} satisfies ButtonEntry<{ runs: RunRegistry; logger: Logger }>;
+} satisfies ButtonEntry<{ turns: { runs: RunRegistry }; runtime: { logger: Logger } }>;

@@ -56,7 +56,7 @@ describe('daily token budgets under concurrency', () => {
     expect(started).toBeLessThan(6);
     for (const refusal of refusals) expect(refusal).toMatch(/This server has used [\d,]+ of its 10,000 model tokens for today\./);
     // Each call was counted as it happened, in the shared counters.
-    const report = await w.h.app.services.limiter.guildUsage(w.guildId, 10_000);
+    const report = await w.h.app.services.usage.limiter.guildUsage(w.guildId, 10_000);
     expect(report.today.totalTokens).toBe(spent);
     // The runs that were stopped say which budget and when it resets.
     const stops = w.fake.botMessages().filter((m) => STOPPED.test(m.content));
@@ -76,7 +76,7 @@ describe('daily token budgets under concurrency', () => {
     expect(started).toBe(2);
     const spent = w.model.requests.length * CALL_TOKENS;
     expect(spent).toBeLessThanOrEqual(10_000 + CALL_TOKENS * 2);
-    const usage = await w.h.app.services.limiter.memberUsage({ guildId: w.guildId, userId: w.fake.defaults.userId }, { runsPerHour: 20, concurrentRuns: 2, userDailyTokens: 10_000, guildDailyTokens: 2_000_000, exempt: false });
+    const usage = await w.h.app.services.usage.limiter.memberUsage({ guildId: w.guildId, userId: w.fake.defaults.userId }, { runsPerHour: 20, concurrentRuns: 2, userDailyTokens: 10_000, guildDailyTokens: 2_000_000, exempt: false });
     expect(usage.today.totalTokens).toBe(spent);
     expect(w.fake.botMessages().some((m) => /^⏹️ Stopped: your daily model-token budget is spent/.test(m.content))).toBe(true);
   }, 60_000);
@@ -91,7 +91,7 @@ describe('daily token budgets under concurrency', () => {
       w.model.script(...Array.from({ length: 10 }, () => reply));
       const ask = w.fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it?' } });
       await settled(w, [ask]);
-      const usage = await w.h.app.services.limiter.memberUsage({ guildId: w.guildId, userId: w.fake.defaults.userId }, { runsPerHour: 20, concurrentRuns: 2, userDailyTokens: 500, guildDailyTokens: 2_000_000, exempt: false });
+      const usage = await w.h.app.services.usage.limiter.memberUsage({ guildId: w.guildId, userId: w.fake.defaults.userId }, { runsPerHour: 20, concurrentRuns: 2, userDailyTokens: 500, guildDailyTokens: 2_000_000, exempt: false });
       expect(w.model.requests).toHaveLength(1);
       expect(usage.today.totalTokens).toBeGreaterThan(500);
       expect(usage.today.inputTokens).toBeGreaterThan(usage.today.outputTokens);

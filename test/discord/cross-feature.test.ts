@@ -30,7 +30,7 @@ describe('features together', () => {
     const log = fake.messagesIn(thread).find((m) => buttonsOf(m).some((b) => b.label === 'Stop'))!;
     fake.clickButton({ messageId: log.id, customId: buttonsOf(log).find((b) => b.label === 'Stop')!.custom_id, channelId: thread });
     await fake.waitForMessage((m) => m.channelId === thread && m.content.startsWith('⏹️ Stopped'), 10_000);
-    await until(() => w!.h.app.services.runs.size === 0, 'the run to end');
+    await until(() => w!.h.app.services.turns.runs.size === 0, 'the run to end');
     expect(model.requests).toHaveLength(1);
     expect(model.pending).toBe(1);
     expect(ran).toBe(0);
@@ -74,7 +74,7 @@ describe('features together', () => {
     fake.clickButton({ messageId: prompt.id, customId: buttonsOf(prompt)[0]!.custom_id, channelId: threadId });
     const note = await fake.waitForMessage((m) => m.channelId === threadId && m.content.includes('cleared my memory'), 10_000);
     expect(note.content).toContain('The 2 messages waiting for an answer were dropped with it.');
-    await until(() => w!.h.app.services.runs.size === 0 && w!.h.app.services.queue.activeThreads === 0, 'the bot to be idle');
+    await until(() => w!.h.app.services.turns.runs.size === 0 && w!.h.app.services.turns.queue.activeThreads === 0, 'the bot to be idle');
     expect((await w.h.storage.conversations.load(threadId)).messages).toEqual([]);
     expect(model.requests).toHaveLength(2);
     expect(fake.messagesIn(threadId).some((m) => m.content.includes('never seen'))).toBe(false);

@@ -123,7 +123,7 @@ describe('the knowledge base in runs', () => {
     expect((await addFile(w, 'faq.md', FAQ)).content).toMatch(off);
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     expect((await addMessage(w, message.id)).content).toMatch(off);
-    expect(w.h.app.services.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
+    expect(w.h.app.services.rules.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
     expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
   });
 

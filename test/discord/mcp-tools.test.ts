@@ -161,11 +161,11 @@ describe('MCP tools in Discord', () => {
     await command(fake, 'tools', sub('enable', { tool: 'odd__greet' }), { userId: modId });
     expect((await askOnce(w!)).offered).toContain('odd__greet');
 
-    const change = w!.h.app.services.tools.find((t) => t.name === 'odd__change-description')!;
-    const pinned = w!.h.app.services.tools.find((t) => t.name === 'odd__greet')!.fingerprint;
+    const change = w!.h.app.services.rules.tools.find((t) => t.name === 'odd__change-description')!;
+    const pinned = w!.h.app.services.rules.tools.find((t) => t.name === 'odd__greet')!.fingerprint;
     await change.run({}, { signal: new AbortController().signal, fetch, now: () => new Date() });
     const end = Date.now() + 10_000;
-    while (w!.h.app.services.tools.find((t) => t.name === 'odd__greet')!.fingerprint === pinned && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    while (w!.h.app.services.rules.tools.find((t) => t.name === 'odd__greet')!.fingerprint === pinned && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
 
     expect((await askOnce(w!)).offered).not.toContain('odd__greet');
     const notice = await fake.waitForMessage((m) => m.channelId === log.id && m.content.includes('suspended'), 10_000);

@@ -40,7 +40,7 @@ describe('who may reset a thread', () => {
     const done = await reset(w, thread.id, fake.defaults.userId);
     expect(done.content).toMatch(/^Done/);
     expect(fake.messagesIn(thread.id).some((m) => m.content.includes('cleared my memory of this thread'))).toBe(true);
-    await until(() => w!.h.app.services.runs.size === 0, 'the run to end');
+    await until(() => w!.h.app.services.turns.runs.size === 0, 'the run to end');
     expect((await w.h.storage.conversations.load(thread.id)).messages).toEqual([]);
     expect(fake.messagesIn(thread.id).some((m) => m.content.includes('never seen'))).toBe(false);
     expect(model.requests).toHaveLength(2);
@@ -58,7 +58,7 @@ describe('who may reset a thread', () => {
     const mark = fake.mark();
     fake.sendMessage({ channelId: threadId, userId: fake.defaults.otherUserId, content: 'Bob here, first after the reset' });
     await fake.waitForMessage((m) => isFinalAnswer(m) && m.content.includes('Answer to Bob.'), 10_000, { since: mark });
-    await until(() => w!.h.app.services.runs.size === 0, 'the run to end');
+    await until(() => w!.h.app.services.turns.runs.size === 0, 'the run to end');
     // ...and still may not reset it.
     const bob = await reset(w, threadId, fake.defaults.otherUserId);
     expect(bob.content).toMatch(/Only the person who started this conversation/);
@@ -91,7 +91,7 @@ describe('Stop from the start', () => {
     expect(model.requests).toHaveLength(1);
     fake.clickButton({ messageId: withStop.id, customId: buttonsOf(withStop)[0]!.custom_id, channelId: thread.id });
     await fake.waitForMessage((m) => m.channelId === thread.id && m.content.startsWith('⏹️ Stopped'), 5_000);
-    await until(() => w!.h.app.services.runs.size === 0, 'the run to end');
+    await until(() => w!.h.app.services.turns.runs.size === 0, 'the run to end');
     expect(fake.messagesIn(thread.id).some((m) => m.content.includes('never seen'))).toBe(false);
     expect(model.aborted).toBe(1);
     expect(asked.acknowledged).toBe(true);
@@ -116,7 +116,7 @@ describe('Continue', () => {
     await until(() => clicks.every((c) => c.acknowledged), 'every click acknowledged');
     await fake.waitForMessage((m) => isFinalAnswer(m) && m.content.includes('Finished.'), 10_000);
     await sleep(500);
-    await until(() => w!.h.app.services.runs.size === 0, 'the run to end');
+    await until(() => w!.h.app.services.turns.runs.size === 0, 'the run to end');
     expect(model.requests).toHaveLength(3);
     expect(model.pending).toBe(1);
   });

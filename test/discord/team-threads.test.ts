@@ -21,7 +21,7 @@ function answersEveryCall(delayMs: number): ScriptedReply[] {
 
 /** Wait until the bot has nothing running and nothing waiting. */
 async function idle(harness: Harness): Promise<void> {
-  await until(() => harness.app.services.runs.size === 0 && harness.app.services.queue.activeThreads === 0, 'the bot to be idle', 30_000);
+  await until(() => harness.app.services.turns.runs.size === 0 && harness.app.services.turns.queue.activeThreads === 0, 'the bot to be idle', 30_000);
 }
 
 describe('a busy team thread', () => {

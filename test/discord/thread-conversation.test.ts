@@ -83,7 +83,7 @@ describe('conversations in a thread', () => {
     expect(a).toBeGreaterThan(0);
     expect(b).toBeGreaterThan(a);
     await within((async () => {
-      while (h!.app.services.runs.size > 0 || h!.app.services.queue.activeThreads > 0) await new Promise((r) => setTimeout(r, 20));
+      while (h!.app.services.turns.runs.size > 0 || h!.app.services.turns.queue.activeThreads > 0) await new Promise((r) => setTimeout(r, 20));
     })(), 10_000, 'the runs ending');
     const saved = await h.storage.conversations.load(threadId);
     expect(saved.messages.filter((m) => m.role === 'user').map((m) => m.author?.id)).toEqual([fake.defaults.userId, fake.defaults.userId, fake.defaults.otherUserId]);
