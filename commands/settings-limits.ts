@@ -5,15 +5,8 @@
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandGroupBuilder } from 'discord.js';
 import type { RuleServices, Runtime, UsageServices } from '../src/discord/services.js';
-import {
-  describeLimitChange,
-  describeServerLimits,
-  LIMIT_INFO,
-  LIMIT_NAMES,
-  withExemptRole,
-  withLimitChange,
-  type LimitChange,
-} from '../src/policy/index.js';
+import { LIMIT_NAMES, withExemptRole, withLimitChange, type LimitChange } from '../src/policy/index.js';
+import { describeLimitChange, describeServerLimits, LIMIT_INFO } from '../src/discord/limits-text.js';
 import { OptionProblem } from './command-options.js';
 import { saveChange } from './moderation.js';
 

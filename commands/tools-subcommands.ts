@@ -9,18 +9,15 @@ import { fitMessage, splitMessage } from '../src/discord/split-message.js';
 import { NO_MENTIONS } from '../src/discord/turn/target.js';
 import { describeError } from '../src/errors.js';
 import {
-  describeRule,
-  explainAccess,
   pinMismatch,
-  PRECEDENCE_NOTE,
   removeToolRules,
   resolveToolAccess,
   safeToolNames,
   setToolRule,
   shadowingRules,
-  targetPhrase,
   toolsNeedingApproval,
 } from '../src/policy/index.js';
+import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../src/discord/rule-text.js';
 import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';

@@ -73,6 +73,12 @@ describe('the rules of a place have one home', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('src/policy/ writes no Discord markup: its decisions are data, and src/discord/ writes the sentences', () => {
+    // Mentions and timestamps (channel, member, role, time) anywhere in the text, comments included.
+    const offenders = sourceFiles('src/policy').filter((file) => /<[#@]|<t:/.test(read(file)));
+    expect(offenders).toEqual([]);
+  });
+
   it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules.ts and its tool policy)', () => {
     const home = new Set(['src/discord/rules.ts', 'src/discord/tool-policy.ts']);
     const reads = /\bguildSettings\.get\(|\bstore\.get\(\s*scope\.guildId\s*\)/;

@@ -4,7 +4,10 @@
  */
 import type { AuditEntry, GuildSettings } from '../state/guild-settings-schema.js';
 
-/** A change as the commands describe it. `detail` is a sentence fragment: `disabled \`calculate\` in <#1>`. */
+/**
+ * A change as the commands describe it. `detail` is a sentence fragment the Discord layer wrote (what was
+ * changed and where), stored as it will be shown.
+ */
 export interface ChangeRecord {
   actorId: string;
   actorName: string;

@@ -1,7 +1,9 @@
 /**
  * Policy: which tools a run may use where, what a channel shows and how many steps a run gets, the usage
  * limits, and the audit trail of moderators' changes. Rule logic only: no store (the stored settings are
- * read by the rules object, src/discord/rules.ts) and no discord.js.
+ * read by the rules object, src/discord/rules.ts), no discord.js, and no sentences for Discord: the
+ * decisions are data, and the Discord layer writes them (src/discord/rule-text.ts, limits-text.ts,
+ * audit-text.ts, usage-text.ts).
  */
 export { offerOnlyWhere, type AllowedTools } from './offer-where.js';
 export {
@@ -16,8 +18,7 @@ export {
   type PolicyTool,
   type ToolAccess,
 } from './resolve-access.js';
-export { explainAccess, describeRule, PRECEDENCE_NOTE } from './explain-access.js';
-export { removeToolRules, setToolRule, shadowingRules, describeTarget, targetPhrase, type RuleTarget } from './rule-edits.js';
+export { removeToolRules, setToolRule, shadowingRules, type RuleTarget } from './rule-edits.js';
 export { withAuditEntry, type ChangeRecord } from './audit.js';
 export {
   channelSettings,
@@ -32,11 +33,7 @@ export {
   type SettingSource,
 } from './channel-settings.js';
 export {
-  LIMIT_INFO,
   LIMIT_NAMES,
-  describeLimitChange,
-  describeServerLimits,
-  describeValue,
   effectiveLimits,
   serverLimits,
   withExemptRole,

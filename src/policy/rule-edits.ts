@@ -1,6 +1,7 @@
 /**
  * Changing a guild's tool rules, as pure functions over the rule list: one rule per tool and target
  * (a later enable/disable replaces the earlier one instead of piling up), and removal by target.
+ * How a target reads in Discord is in src/discord/rule-text.ts.
  */
 import type { ToolRule } from '../state/guild-settings-schema.js';
 
@@ -66,17 +67,4 @@ export function shadowingRules(rules: readonly ToolRule[], tool: string, target:
     if (target.categoryId) return r.channelId !== undefined;
     return r.channelId !== undefined || r.categoryId !== undefined;
   });
-}
-
-/** How a target reads in Discord: `the whole server`, `<#id>`, `category <#id>`, `members with <@&id> in <#id>`. */
-export function describeTarget(target: RuleTarget): string {
-  const place = target.channelId ? `<#${target.channelId}>` : target.categoryId ? `category <#${target.categoryId}>` : undefined;
-  if (target.roleId) return `members with <@&${target.roleId}>${place ? ` in ${place}` : ''}`;
-  return place ?? 'the whole server';
-}
-
-/** `for …` / `in …` phrasing used in confirmations and the audit log. */
-export function targetPhrase(target: RuleTarget): string {
-  const described = describeTarget(target);
-  return target.roleId || (!target.channelId && !target.categoryId) ? `for ${described}` : `in ${described}`;
 }

@@ -1,10 +1,12 @@
 /**
- * Why a tool is on or off, in words a moderator can act on: which rule decided (naming its target),
- * and, when a role rule decided, what the place alone would have said.
+ * How tool rules read in Discord: a rule's target as mentions (`<#id>`, `<@&id>`), why a tool is on or
+ * off in words a moderator can act on (which rule decided, naming its target, and, when a role rule
+ * decided, what the place alone would have said), and the precedence line. The decisions themselves are
+ * pure policy (src/policy/resolve-access.ts); this only writes them as sentences for `/tools` replies
+ * and the audit log.
  */
+import type { AccessSource, RuleTarget, ToolAccess } from '../policy/index.js';
 import type { ToolRule } from '../state/guild-settings-schema.js';
-import type { AccessSource, ToolAccess } from './resolve-access.js';
-import { targetPhrase } from './rule-edits.js';
 
 /** The precedence, in one line, for the footer of `/tools list` and the README. */
 export const PRECEDENCE_NOTE =
@@ -17,6 +19,19 @@ const SOURCE_NAMES: Record<AccessSource, string> = {
   channel: 'channel rule',
   role: 'role rule',
 };
+
+/** How a target reads in Discord: `the whole server`, `<#id>`, `category <#id>`, `members with <@&id> in <#id>`. */
+export function describeTarget(target: RuleTarget): string {
+  const place = target.channelId ? `<#${target.channelId}>` : target.categoryId ? `category <#${target.categoryId}>` : undefined;
+  if (target.roleId) return `members with <@&${target.roleId}>${place ? ` in ${place}` : ''}`;
+  return place ?? 'the whole server';
+}
+
+/** `for …` / `in …` phrasing used in confirmations and the audit log. */
+export function targetPhrase(target: RuleTarget): string {
+  const described = describeTarget(target);
+  return target.roleId || (!target.channelId && !target.categoryId) ? `for ${described}` : `in ${described}`;
+}
 
 function ruleWords(rule: ToolRule): string {
   return `${rule.allow ? 'enabled' : 'disabled'} ${targetPhrase(rule)}`;
