@@ -199,6 +199,23 @@ describe('import circles', () => {
   });
 });
 
+describe('the Discord side has one spine', () => {
+  it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, admission or batches', () => {
+    const inner = (t: string) => ['src/discord/turn/run-turn.ts', 'src/discord/turn/admission.ts', 'src/discord/turn/follow-up-batches.ts'].includes(t);
+    const outside = productionFiles().filter((file) => !inside(file, 'src/discord/turn'));
+    expect(outside.flatMap((file) => importsOf(file).filter(inner).map((t) => `${file} imports ${t}`))).toEqual([]);
+  });
+
+  it('the services are a few groups by concern (at most six), not a bag of members', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'src/discord/services.ts'), 'utf8');
+    const body = /export interface BotServices \{([^}]*)\}/.exec(text)?.[1];
+    expect(body).toBeDefined();
+    const members = [...body!.matchAll(/^\s*(?:readonly\s+)?(\w+)\??\s*[:(]/gm)].map((m) => m[1]);
+    expect(members.length).toBeGreaterThanOrEqual(4);
+    expect(members.length).toBeLessThanOrEqual(6);
+  });
+});
+
 describe('interactions', () => {
   it('the bot only routes: bot.ts names no custom id prefix and imports no module that defines one', () => {
     const bot = 'src/discord/bot.ts';

@@ -1,8 +1,9 @@
 /**
  * Follow-ups in a bot thread. With the Message Content intent any message there continues the
  * conversation; without it Discord only shows the bot messages that mention it, so those do.
- * Files attached to the message come with it. Messages that arrive during a run wait and are answered
- * together by the thread's next turn (turn/follow-up-batches.ts); each gets 👀 when a turn takes it.
+ * Files attached to the message come with it. Each is an origin of the turn pipeline: messages that
+ * arrive during a run wait and are answered together by the thread's next turn
+ * (turn/follow-up-batches.ts); each gets 👀 when a turn takes it.
  */
 import type { Message } from 'discord.js';
 import type { Logger } from '../logger.js';
@@ -30,7 +31,10 @@ export function attachmentsOf(message: Pick<Message, 'attachments'>): Attachment
   return [...message.attachments.values()].map((a) => ({ name: a.name, url: a.url, contentType: a.contentType, size: a.size }));
 }
 
-/** Handle one message: a follow-up starts a turn in its thread; anything else is ignored. */
+/**
+ * Handle one message: a follow-up joins its thread's next turn; anything else is ignored. Resolves once
+ * the turn that answers it has ended (the bot does not wait for it).
+ */
 export async function handleFollowUp(message: Message, turns: Turns, messageContent: boolean, logger?: Logger): Promise<void> {
   const botId = message.client.user?.id;
   const thread = message.channel;
@@ -44,7 +48,7 @@ export async function handleFollowUp(message: Message, turns: Turns, messageCont
     logger?.warn({ ...logFields, problem }, 'follow-up not answered: the bot cannot post in this thread (no model call made)');
     return;
   }
-  await turns.followUp(threadTarget(thread), {
+  const outcome = await turns.start({
     request: {
       scope: scopeOf(message, message.member),
       author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
@@ -52,11 +56,15 @@ export async function handleFollowUp(message: Message, turns: Turns, messageCont
       logFields,
       attachments: attachmentsOf(message),
     },
+    thread: threadTarget(thread),
     // Not awaited by the turn: a reaction must never hold up the answer (and needs Add Reactions).
     taken: () => void message.react(TAKEN_REACTION).catch(() => undefined),
-    // Refused, or the thread too busy to take it: the person is told why, under their message.
-    tell: (notice) => message.reply({ content: notice, allowedMentions: NO_MENTIONS }).then(() => undefined, () => undefined),
   });
+  // Answered, stopped or failed: the thread shows it. Not taken (a limit, a thread too busy): the
+  // person is told why, under their message.
+  if (outcome.kind === 'refused' || outcome.kind === 'busy') {
+    await message.reply({ content: outcome.message, allowedMentions: NO_MENTIONS }).catch(() => undefined);
+  }
 }
 
 /** Put under a follow-up when a turn takes it: "seen, being answered". */

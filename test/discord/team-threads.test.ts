@@ -3,7 +3,10 @@
  * posted while a run is busy wait without holding a slot, and the next turn answers them together.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ThreadChannel } from 'discord.js';
 import { TAKEN_REACTION } from '../../src/discord/follow-ups.js';
+import type { TurnOutcome } from '../../src/discord/turn/outcome.js';
+import { threadTarget } from '../../src/discord/turn/target.js';
 import type { ScriptedReply } from '../fakes/openai-server.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 import { sleep, until } from './waiting.js';
@@ -87,5 +90,53 @@ describe('a busy team thread', () => {
     expect(refusals.every((m) => /questions for this hour/.test(m.content))).toBe(true);
     const answered = model.requests.flatMap((r) => r.body.messages.map((m) => String(m.content))).filter((c) => /\] flood \d+$/.test(c));
     expect(new Set(answered).size).toBe(19);
+  }, 60_000);
+  it('a follow-up is a turn origin: it settles with the outcome of the turn that answered it, or with why none did', async () => {
+    h = await startHarness({ production: true, messageContent: true });
+    const { fake, model } = h;
+    model.script({ content: 'First.' }, { content: 'Busy answer.', delayMs: 1_500 }, { content: 'Both at once.' });
+    fake.sendSlashCommand({ name: 'ask', options: { question: 'Start?' } });
+    const threadId = (await fake.waitForMessage(isFinalAnswer, 10_000)).channelId;
+    const thread = (await h.app.bot.client.channels.fetch(threadId)) as ThreadChannel;
+    const { turns } = h.app.services;
+    const taken: string[] = [];
+    const followUp = (text: string) =>
+      turns.start({
+        request: {
+          scope: { guildId: fake.defaults.guildId, channelId: fake.defaults.channelId, categoryId: fake.defaults.categoryId, userId: fake.defaults.userId, roleIds: [] },
+          author: { id: fake.defaults.userId, name: 'alice' },
+          text,
+          logFields: {},
+        },
+        thread: threadTarget(thread),
+        taken: () => taken.push(text),
+      });
+
+    // One runs; two arrive while it is busy and are answered together by the next turn.
+    const first = followUp('first');
+    await until(() => model.requests.length === 2, 'the busy turn');
+    const [second, third] = [followUp('second'), followUp('third')];
+    const outcomes: TurnOutcome[] = await Promise.all([first, second, third]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['answered', 'answered', 'answered']);
+    expect(model.requests).toHaveLength(3);
+    const [, b, c] = outcomes as Array<Extract<TurnOutcome, { kind: 'answered' }>>;
+    expect(b!.answerMessage.id).toBe(c!.answerMessage.id);
+    expect(b!.result.answer).toBe('Both at once.');
+    expect(taken).toEqual(['first', 'second', 'third']);
+
+    // Refused at the door: an empty message never waits.
+    expect(await followUp('   ')).toMatchObject({ kind: 'refused' });
+
+    // Given up by /reset while waiting: stopped, with nothing run for it.
+    model.script({ content: 'Slow.', delayMs: 1_500 });
+    const running = followUp('slow one');
+    await until(() => model.requests.length === 4, 'the slow turn');
+    const waiting = followUp('never answered');
+    await until(() => turns.waiting(threadId) === 1, 'the waiting message');
+    expect(turns.dropWaiting(threadId)).toBe(1);
+    expect(await waiting).toMatchObject({ kind: 'stopped', message: expect.stringContaining('reset') });
+    expect(await running).toMatchObject({ kind: 'answered' });
+    expect(model.requests).toHaveLength(4);
+    await idle(h);
   }, 60_000);
 });

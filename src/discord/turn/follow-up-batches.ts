@@ -2,10 +2,12 @@
  * A busy team thread: messages that arrive while the thread has a run going wait here and are answered
  * together by the next turn (one run, every message with its speaker), so a thread where three people
  * post twenty notes costs a few runs, not twenty. A message holds no concurrency slot while it waits;
- * the turn that takes it does. Each message is acknowledged when a turn takes it, and a message that
- * cannot be answered gets a reply saying why: nothing is dropped silently.
+ * the turn that takes it does. Each message is acknowledged when a turn takes it, and settled with the
+ * outcome of the turn that answered it (or why none did), so its sender hears of every message that is
+ * not answered: nothing is dropped silently.
  */
 import type { UsageTicket } from '../../state/index.js';
+import type { TurnOutcome } from './outcome.js';
 import type { TurnRequest } from './types.js';
 
 /** One admitted message waiting for its thread's next turn. */
@@ -14,8 +16,8 @@ export interface WaitingMessage {
   ticket: UsageTicket;
   /** Told when a turn takes the message (a reaction under it). Never throws. */
   taken(): void;
-  /** Reply under the message (it will not be answered, and why). Never throws. */
-  tell(notice: string): Promise<void>;
+  /** Ends the message's wait: the outcome of the turn that answered it, or why none will. Called once. */
+  settle(outcome: TurnOutcome): void;
 }
 
 /** How many messages one turn takes, at most. */
@@ -80,7 +82,7 @@ export class FollowUpBatches {
     return { taken, more };
   }
 
-  /** Give up every message waiting in a thread (`/reset`): the caller releases and tells them. */
+  /** Give up every message waiting in a thread (`/reset`): the caller releases and settles them. */
   drop(threadId: string): WaitingMessage[] {
     const batch = this.threads.get(threadId);
     if (!batch) return [];

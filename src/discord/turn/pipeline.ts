@@ -8,11 +8,13 @@
  * `start` admits the request (the input, DMs, the usage limits), then asks the origin where the turn
  * posts (so `/ask` opens its thread only once the request is admitted), waits its turn in the thread's
  * queue, runs the pre-flight (can the bot post there now?), reads the place's settings, runs the engine
- * and returns one TurnOutcome. Follow-ups go through `followUp`: a message that arrives while the thread
- * is busy waits and is answered with the others by the thread's next turn (follow-up-batches.ts).
+ * and returns one TurnOutcome. A follow-up in a bot thread is an origin too: it waits while the thread is
+ * busy and is answered with the others by the thread's next turn (follow-up-batches.ts); its `start`
+ * resolves with the outcome of that turn.
  */
 import type { RunScope } from '../../policy/index.js';
 import { ThreadBusyError, type UsageTicket } from '../../state/index.js';
+import { describeError } from '../../errors.js';
 import { refusalText } from '../usage-text.js';
 import { checkInput, decide } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
@@ -26,8 +28,11 @@ export type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
 /** Where an admitted turn posts: its target, and the message that announced it (the /ask reply, for the run journal). */
 export type TurnPlace = { target: TurnTarget; reply?: TurnRequest['reply'] } | { unable: string };
 
-/** How a turn begins: the person's request, and where it will post once admitted. */
-export interface TurnOrigin {
+/** How a turn begins: a question that gets a turn of its own, or a message in a bot thread. */
+export type TurnOrigin = QuestionOrigin | FollowUpOrigin;
+
+/** `/ask`, Ask about this message, Continue: the person's request, and where it will post once admitted. */
+export interface QuestionOrigin {
   request: TurnRequest;
   /**
    * Called once the request is admitted, with its cleaned text: make or find where the turn posts (open
@@ -36,27 +41,27 @@ export interface TurnOrigin {
   place(text: string): Promise<TurnPlace>;
 }
 
-/** A follow-up message in a thread, with how to acknowledge it and answer under it. */
-export interface FollowUp {
+/**
+ * A message in a bot thread: admitted at once, then answered by the thread's next turn together with
+ * every other message waiting there (follow-up-batches.ts), so a busy team thread costs a few runs.
+ */
+export interface FollowUpOrigin {
   request: TurnRequest;
+  /** The thread it was posted in. */
+  thread: TurnTarget;
   /** Acknowledge that a turn took the message (a reaction). Never throws. */
   taken(): void;
-  /** Reply under the message. Never throws. */
-  tell(notice: string): Promise<void>;
 }
 
 export interface Turns {
   /** The checks that need no storage (text, DMs): the sentence to show, or undefined. Instant. */
   checkInput(request: Pick<TurnRequest, 'scope' | 'text'>): string | undefined;
-  /** Start a turn (`/ask`, Ask about this message, Continue) and run it to its one outcome. */
-  start(origin: TurnOrigin): Promise<TurnOutcome>;
   /**
-   * A message in a bot thread: admitted at once (a refusal is told under it), then answered by the
-   * thread's next turn together with every other message waiting there (see follow-up-batches.ts).
-   * Resolves once the message is waiting, not when it is answered.
+   * Start a turn and run it to its one outcome. A follow-up's outcome is that of the turn that answered
+   * it (with the messages waiting beside it), or why none will: refused, busy, or stopped by `/reset`.
    */
-  followUp(target: TurnTarget, message: FollowUp): Promise<void>;
-  /** Give up the messages waiting in a thread (`/reset`); how many there were. */
+  start(origin: TurnOrigin): Promise<TurnOutcome>;
+  /** Give up the messages waiting in a thread (`/reset`), each settled as stopped; how many there were. */
   dropWaiting(threadId: string): number;
   /** Messages waiting in a thread for its next turn. */
   waiting(threadId: string): number;
@@ -78,14 +83,19 @@ export function createTurns(deps: TurnDeps): Turns {
   /** Queue a turn that takes the thread's waiting messages when its time comes. */
   function schedule(target: TurnTarget, key: string): void {
     void inQueue(deps, target, () => answerWaiting(deps, batches, target, key, () => schedule(target, key)), WAITING_TURN_MAX_WAIT_MS)
-      .then(async (outcome) => {
-        if (outcome.kind !== 'busy') return;
-        // The queue gave up on the thread: every message still waiting is told so, none vanishes.
-        const dropped = batches.drop(key);
-        for (const message of dropped) releaseLater(message.ticket);
-        await Promise.all(dropped.map((m) => m.tell(outcome.message)));
+      .catch((error): TurnOutcome => {
+        deps.logger.error({ err: error, threadId: key }, 'a follow-up turn failed');
+        return { kind: 'busy', message: `I could not take the messages waiting here (${describeError(error)}). Send yours again in a moment.` };
       })
-      .catch((error) => deps.logger.error({ err: error, threadId: key }, 'a follow-up turn failed'));
+      .then((outcome) => {
+        // Messages a turn took are settled by it. The queue gave up on the thread (or failed before the
+        // turn began): every message still waiting is told so, none vanishes.
+        if (outcome.kind !== 'busy') return;
+        for (const message of batches.drop(key)) {
+          releaseLater(message.ticket);
+          message.settle(outcome);
+        }
+      });
   }
 
   return {
@@ -94,45 +104,14 @@ export function createTurns(deps: TurnDeps): Turns {
       return input.ok ? undefined : input.message;
     },
 
-    async start({ request, place }) {
-      const decision = await decide(deps.admission, request.scope, request.text);
-      if (!decision.ok) {
-        if (decision.limit) deps.onLimitRefusal?.(decision.limit);
-        return { kind: 'refused', message: decision.message };
-      }
-      const { ticket } = decision;
-      try {
-        const placed = await place(decision.text);
-        if ('unable' in placed) return { kind: 'unable', message: placed.unable };
-        const admitted = { ...request, text: decision.text, ...(placed.reply ? { reply: placed.reply } : {}) };
-        return await inQueue(deps, placed.target, () => settingsThenRun(deps, { ...admitted, messages: [admitted] }, placed.target, ticket));
-      } finally {
-        await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
-      }
-    },
-
-    async followUp(target, message) {
-      const key = target.conversationKey;
-      if (!key) throw new Error('A follow-up needs a thread.');
-      // The slot is taken when a turn takes the message: waiting in a busy thread is not running.
-      const decision = await decide(deps.admission, message.request.scope, message.request.text, { slot: 'later' });
-      if (!decision.ok) {
-        if (decision.limit) deps.onLimitRefusal?.(decision.limit);
-        await message.tell(decision.message);
-        return;
-      }
-      const added = batches.add(key, { ...message, request: { ...message.request, text: decision.text }, ticket: decision.ticket });
-      if ('refused' in added) {
-        releaseLater(decision.ticket);
-        await message.tell(added.refused);
-        return;
-      }
-      if (added.schedule) schedule(target, key);
-    },
+    start: (origin) => ('place' in origin ? startQuestion(origin) : joinWaiting(origin)),
 
     dropWaiting(threadId) {
       const dropped = batches.drop(threadId);
-      for (const message of dropped) releaseLater(message.ticket);
+      for (const message of dropped) {
+        releaseLater(message.ticket);
+        message.settle({ kind: 'stopped', message: 'The thread was reset before this message was answered.' });
+      }
       return dropped.length;
     },
 
@@ -147,6 +126,41 @@ export function createTurns(deps: TurnDeps): Turns {
 
     releaseClaim: (key) => void claimed.delete(key),
   };
+
+  async function startQuestion({ request, place }: QuestionOrigin): Promise<TurnOutcome> {
+    const decision = await decide(deps.admission, request.scope, request.text);
+    if (!decision.ok) {
+      if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+      return { kind: 'refused', message: decision.message };
+    }
+    const { ticket } = decision;
+    try {
+      const placed = await place(decision.text);
+      if ('unable' in placed) return { kind: 'unable', message: placed.unable };
+      const admitted = { ...request, text: decision.text, ...(placed.reply ? { reply: placed.reply } : {}) };
+      return await inQueue(deps, placed.target, () => settingsThenRun(deps, { ...admitted, messages: [admitted] }, placed.target, ticket));
+    } finally {
+      await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
+    }
+  }
+
+  async function joinWaiting({ request, thread, taken }: FollowUpOrigin): Promise<TurnOutcome> {
+    const key = thread.conversationKey;
+    if (!key) throw new Error('A follow-up needs a thread.');
+    // The slot is taken when a turn takes the message: waiting in a busy thread is not running.
+    const decision = await decide(deps.admission, request.scope, request.text, { slot: 'later' });
+    if (!decision.ok) {
+      if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+      return { kind: 'refused', message: decision.message };
+    }
+    return new Promise<TurnOutcome>((settle) => {
+      const added = batches.add(key, { request: { ...request, text: decision.text }, ticket: decision.ticket, taken, settle });
+      if ('refused' in added) {
+        releaseLater(decision.ticket);
+        settle({ kind: 'refused', message: added.refused });
+      } else if (added.schedule) schedule(thread, key);
+    });
+  }
 }
 
 /** How long a one-time start stays claimed. */
@@ -175,7 +189,8 @@ async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: T
   const { taken, more } = batches.take(key, (text) => deps.tokenCounter.text(text));
   if (more) scheduleMore();
   if (taken.length === 0) return { kind: 'refused', message: 'nothing was waiting' };
-  const release = () => Promise.all(taken.map((m) => m.ticket.release().catch(() => undefined)));
+  // Every message taken is settled with this turn's outcome, however it ends (a throw included).
+  let outcome: TurnOutcome = { kind: 'failed', message: 'Something went wrong before I could answer your message. Send it again in a moment.' };
   try {
     // The first member who may start a run now pays for it (their slot, their tokens); the others' messages ride along.
     let payer: WaitingMessage | undefined;
@@ -189,16 +204,14 @@ async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: T
       refusal ||= 'storage' in held ? 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' : refusalText(held);
       if ('limit' in held) deps.onLimitRefusal?.(held.limit);
     }
-    if (!payer) {
-      await Promise.all(taken.map((m) => m.tell(refusal)));
-      return { kind: 'refused', message: refusal };
-    }
+    if (!payer) return (outcome = { kind: 'refused', message: refusal });
     for (const message of taken) message.taken();
     const first = payer.request;
     const messages = taken.map((m) => m.request);
-    return await settingsThenRun(deps, { ...first, messages, askers: [...new Set(messages.map((m) => m.author.id))], scopes: messages.map((m) => m.scope) }, target, payer.ticket);
+    return (outcome = await settingsThenRun(deps, { ...first, messages, askers: [...new Set(messages.map((m) => m.author.id))], scopes: messages.map((m) => m.scope) }, target, payer.ticket));
   } finally {
-    await release();
+    await Promise.all(taken.map((m) => m.ticket.release().catch(() => undefined)));
+    for (const message of taken) message.settle(outcome);
   }
 }
 
