@@ -20,10 +20,11 @@ import { missingPermissions, missingPermissionsSentence } from '../src/discord/d
 import { attachmentsOf } from '../src/discord/follow-ups.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/turn/preflight.js';
+import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
 import { headline } from '../src/discord/turn/headline.js';
 import type { BotServices } from '../src/discord/services.js';
-import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
 
 const PREFIX = 'ask-about:';

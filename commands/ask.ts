@@ -5,12 +5,13 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
-import { interactionTarget, NO_MENTIONS, threadTarget } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
-import type { TurnOutcome } from '../src/discord/turn/outcome.js';
+import type { TurnOutcome } from '../src/discord/turn-outcome.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
 import { describeDiscordError, missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
-import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/turn/preflight.js';
+import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
 import { headline } from '../src/discord/turn/headline.js';
 import { fitMessage, quotePreview } from '../src/discord/split-message.js';
 

@@ -12,7 +12,7 @@ import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdo
 import { scopeOf } from '../src/discord/interaction-info.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 
 export const exportCommand: Command = {

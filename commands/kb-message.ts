@@ -16,7 +16,7 @@ import {
 import type { MessageCommand } from '../src/discord/command.js';
 import { isRestrictedChannel } from '../src/discord/channel-visibility.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { documentFromDiscordMessage, KnowledgeInputError } from '../src/knowledge/index.js';
 import { addDocument, KNOWLEDGE_OFF } from './kb-subcommands.js';

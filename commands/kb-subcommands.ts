@@ -7,7 +7,7 @@ import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteracti
 import { channelViewer } from '../src/discord/channel-visibility.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { fitMessage } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { formatBytes, type AddResult, type DocumentInfo, type DocumentInput } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';
 import { auditAction, type ModerationServices } from './moderation.js';

@@ -7,7 +7,7 @@
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { postToLogChannel, recordAudit } from '../src/discord/audit-trail.js';
 import type { ChangeRecord } from '../src/policy/index.js';

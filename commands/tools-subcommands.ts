@@ -6,7 +6,7 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices, RuleServices, Runtime } from '../src/discord/services.js';
 import { fitMessage, splitMessage } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 import {
   pinMismatch,

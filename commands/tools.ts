@@ -12,7 +12,7 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { enabledByDefault } from '../src/policy/index.js';
 import { AUDIT_SHOW_MAX } from '../src/discord/audit-text.js';

@@ -6,7 +6,7 @@ import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommand
 import type { Command } from '../src/discord/command.js';
 import { roleIdsOf } from '../src/discord/interaction-info.js';
 import { fitMessage } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/turn/target.js';
+import { NO_MENTIONS } from '../src/discord/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { effectiveLimits, serverLimits } from '../src/policy/index.js';
 import { guildUsageText, memberUsageText } from '../src/discord/usage-text.js';

@@ -154,30 +154,6 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[] {
   return found;
 }
 
-/** Whether `to` can be reached from `from` by following imports. */
-function reaches(graph: ReadonlyMap<string, readonly string[]>, from: string, to: string): boolean {
-  const seen = new Set<string>();
-  const queue = [from];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    if (file === to) return true;
-    for (const next of graph.get(file) ?? []) {
-      if (seen.has(next)) continue;
-      seen.add(next);
-      queue.push(next);
-    }
-  }
-  return false;
-}
-
-/**
- * Type-only imports that still close a circle, each to go with the work on its part (the usage stores'
- * opener and the limiter name each other's types). The list only shrinks: an import here that no
- * longer closes a circle fails the test below, so a circle broken stays broken.
- */
-const KNOWN_CIRCLE_IMPORTS: ReadonlyArray<readonly [from: string, to: string]> = [
-  ['src/state/usage/open-stores.ts', 'src/state/usage/usage-limiter.ts'],
-];
-
 describe('import circles', () => {
   const graph = importGraph('app', 'commands', 'src', 'tools');
 
@@ -188,14 +164,7 @@ describe('import circles', () => {
   });
 
   it('no file in app/, commands/, src/ or tools/ reaches itself through imports (type-only ones included)', () => {
-    const known = new Set(KNOWN_CIRCLE_IMPORTS.map(([from, to]) => `${from} ${to}`));
-    const withoutKnown = new Map([...graph].map(([file, targets]) => [file, targets.filter((t) => !known.has(`${file} ${t}`))]));
-    expect(circles(withoutKnown)).toEqual([]);
-  });
-
-  it('each import in the list of known circles still closes one (remove it from KNOWN_CIRCLE_IMPORTS once it does not)', () => {
-    const stale = KNOWN_CIRCLE_IMPORTS.filter(([from, to]) => !graph.get(from)?.includes(to) || !reaches(graph, to, from));
-    expect(stale.map(([from, to]) => `${from} imports ${to}`)).toEqual([]);
+    expect(circles(graph)).toEqual([]);
   });
 });
 

@@ -16,7 +16,7 @@ import type { ApprovalMode, ChangeRecord } from '../policy/index.js';
 import { logChannelLine } from './audit-text.js';
 import { approvalButtons, type ApprovalDecision } from './approval-buttons.js';
 import { postToLogChannel, recordAudit, type AuditDeps } from './audit-trail.js';
-import type { TurnTarget } from './turn/target.js';
+import type { TurnTarget } from './turn-target.js';
 
 interface Pending {
   starterId: string;

@@ -11,7 +11,7 @@ import type { BotServices } from './services.js';
 import { handleFollowUp } from './follow-ups.js';
 import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
 import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './thread-closure.js';
-import { NO_MENTIONS } from './turn/target.js';
+import { NO_MENTIONS } from './mention-words.js';
 import { describeError } from '../errors.js';
 
 export interface BotOptions {

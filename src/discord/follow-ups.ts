@@ -9,9 +9,10 @@ import type { Message } from 'discord.js';
 import type { Logger } from '../logger.js';
 import type { AttachmentRef } from './attachments.js';
 import { displayNameOf, scopeOf } from './interaction-info.js';
-import { threadProblem } from './turn/preflight.js';
+import { threadProblem } from './preflight.js';
 import type { Turns } from './turn/pipeline.js';
-import { NO_MENTIONS, threadTarget } from './turn/target.js';
+import { NO_MENTIONS } from './mention-words.js';
+import { threadTarget } from './turn-target.js';
 
 /** The text of a follow-up addressed to the bot, or undefined when the message is not one. */
 export function followUpText(message: Message, botId: string, messageContent: boolean): string | undefined {

@@ -2,8 +2,12 @@
  * Mention syntax rendered as plain words, for text the bot writes where Discord would show it as a
  * mention or where it reads as a ping: a thread name made from a question. `@everyone <@&id>` pings
  * nobody in a thread name, but reads as if it did. Names come from the guild's cache when it has them
- * (cheap, no request), otherwise a neutral word stands in.
+ * (cheap, no request), otherwise a neutral word stands in. And what every message the bot posts says
+ * of mentions: none pings.
  */
+
+/** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
+export const NO_MENTIONS = { parse: [] as never[], repliedUser: false };
 
 /** Names for ids, where known (a lookup in the guild's cache; undefined when not cached). */
 export interface MentionNames {

@@ -19,8 +19,8 @@ import { refusalText } from '../usage-text.js';
 import { checkInput, decide } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import { runTurn } from './run-turn.js';
-import type { TurnOutcome } from './outcome.js';
-import type { TurnTarget } from './target.js';
+import type { TurnOutcome } from '../turn-outcome.js';
+import type { TurnTarget } from '../turn-target.js';
 import type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
 
 export type { TurnDeps, TurnMessage, TurnRequest } from './types.js';

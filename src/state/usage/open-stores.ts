@@ -2,14 +2,22 @@
  * The limiter's stores for the backend's kind: the claims and counters (counter-store.ts) and the
  * hourly run window, each built on the backend's own client (SQLite: a connection of its own).
  */
-import { guarded } from '../backends/backend.js';
+import { guarded, type Backend } from '../backends/backend.js';
 import type { CounterStore } from './counter-store.js';
 import { memoryCounters } from './memory-counters.js';
 import { openRunWindow, type RunWindow, type WindowStore } from './run-window.js';
-import type { UsageLimiterOptions } from './usage-limiter.js';
+
+/** Where the limiter's stores live. */
+export interface StoreOptions {
+  backend: Backend;
+  /** Key prefix, as for the other stores. */
+  namespace: string;
+  /** The run window's length; an hour except in tests. */
+  windowSeconds?: number;
+}
 
 /** The counter store and run window for the backend's kind. */
-export async function openStores(options: Pick<UsageLimiterOptions, 'backend' | 'namespace' | 'windowSeconds'>): Promise<{ counters: CounterStore; window: RunWindow; close(): Promise<void> }> {
+export async function openStores(options: StoreOptions): Promise<{ counters: CounterStore; window: RunWindow; close(): Promise<void> }> {
   const { backend, namespace } = options;
   const native = backend.native;
   const windowOf = (store: WindowStore) => openRunWindow(store, namespace, options.windowSeconds);

@@ -13,20 +13,16 @@
  * in the same place (`owner.slot`: host and journal) drops its predecessor's claims when it opens.
  */
 import { randomUUID } from 'node:crypto';
-import type { Backend } from '../backends/backend.js';
 import { guarded } from '../backends/backend.js';
 import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
-import { openStores } from './open-stores.js';
+import { openStores, type StoreOptions } from './open-stores.js';
 import { takeDailyUse, type DailyTake } from './daily-allowance.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
 
 /** What the limiter is built from. */
-export interface UsageLimiterOptions {
-  backend: Backend;
-  /** Key prefix, as for the other stores. */
-  namespace: string;
+export interface UsageLimiterOptions extends StoreOptions {
   now: () => Date;
   prices: PriceTable;
   /**
@@ -42,8 +38,6 @@ export interface UsageLimiterOptions {
   owner?: { id: string; slot?: string };
   /** Days of counters kept (default 40). */
   retentionDays?: number;
-  /** The run window's length; an hour except in tests. */
-  windowSeconds?: number;
 }
 
 /** Admission, accounting and reports. Every method may throw StorageError. */

@@ -4,11 +4,9 @@
  */
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ChatInputCommandInteraction, Client, Message, ModalSubmitInteraction, ThreadChannel } from 'discord.js';
 import { PermissionFlagsBits } from 'discord.js';
-import { DiscordCode, discordCode } from '../discord-errors.js';
+import { DiscordCode, discordCode } from './discord-errors.js';
+import { NO_MENTIONS } from './mention-words.js';
 import { missingInThread, threadClosed, threadProblem } from './preflight.js';
-
-/** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
-export const NO_MENTIONS = { parse: [] as never[], repliedUser: false };
 
 export interface Outgoing {
   content: string;

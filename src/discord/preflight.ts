@@ -6,7 +6,7 @@
  * Attach Files is not checked: without it a long answer is posted as several messages instead.
  */
 import { PermissionFlagsBits, type ThreadChannel } from 'discord.js';
-import { missingPermissions, missingPermissionsSentence } from '../discord-errors.js';
+import { missingPermissions, missingPermissionsSentence } from './discord-errors.js';
 
 /** What the bot needs to answer in a thread. */
 export const NEEDED_IN_THREADS = ['View Channel', 'Send Messages in Threads'];
