@@ -16,6 +16,7 @@ import { RunRegistry } from '../src/discord/run-registry.js';
 import { RunJournal } from '../src/discord/run-journal.js';
 import { restRecoveryActions } from '../src/discord/journal-discord.js';
 import { postToLogChannel } from '../src/discord/audit-trail.js';
+import { suspendedToolLine } from '../src/discord/rule-text.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turn/pipeline.js';
 import type { Logger } from '../src/logger.js';
@@ -120,8 +121,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const policy = createToolPolicy(storage.guildSettings, () => core.engine.tools, logger, Date.now, (held) => {
     logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
     if (held.logChannelId && bot) {
-      const line = `⏸️ \`${held.tool}\` was suspended: its MCP server changed its description or parameters since it was enabled. Check it with \`/tools list\`, then \`/tools enable\` it again to use it.`;
-      void postToLogChannel(logger, bot.client, held.guildId, held.logChannelId, line);
+      void postToLogChannel(logger, bot.client, held.guildId, held.logChannelId, suspendedToolLine(held.tool));
     }
   });
   // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).

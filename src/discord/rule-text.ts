@@ -60,3 +60,8 @@ export function explainAccess(access: ToolAccess): string {
 export function describeRule(rule: ToolRule): string {
   return `\`${rule.tool}\` ${ruleWords(rule)}`;
 }
+
+/** The log channel's line when an outside tool is suspended because its MCP server changed it since it was enabled. */
+export function suspendedToolLine(tool: string): string {
+  return `⏸️ \`${tool}\` was suspended: its MCP server changed its description or parameters since it was enabled. Check it with \`/tools list\`, then \`/tools enable\` it again to use it.`;
+}
