@@ -166,7 +166,6 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
     admission: {
       limiter,
-      limitsAt: (scope) => rules.at(scope).limits(),
       allowDms: config.governance.allowDms,
       questionMaxChars: config.governance.questionMaxChars,
       logger,

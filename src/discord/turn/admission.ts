@@ -13,8 +13,6 @@ import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicke
 
 export interface AdmissionRules {
   limiter: UsageLimiter;
-  /** The member's limits where they ask (the rules object's); throws when they cannot be read. */
-  limitsAt(scope: RunScope): Promise<EffectiveLimits>;
   allowDms: boolean;
   questionMaxChars: number;
   logger: Logger;
@@ -39,15 +37,18 @@ export function checkInput(rules: Pick<AdmissionRules, 'allowDms' | 'questionMax
   return { ok: true, text };
 }
 
-export async function decide(rules: AdmissionRules, scope: RunScope, rawText: string, options?: AdmitOptions): Promise<Decision> {
+/**
+ * All the checks: the input, then the usage limits. `limits` is the member's limits where they ask (the
+ * rules object's `at(scope).limits`, so the turn's one read of the guild's settings serves it); it throws
+ * when they cannot be read, and the request is refused.
+ */
+export async function decide(rules: AdmissionRules, scope: RunScope, limits: () => Promise<EffectiveLimits>, rawText: string, options?: AdmitOptions): Promise<Decision> {
   const input = checkInput(rules, scope, rawText);
   if (!input.ok) return input;
   const { text } = input;
-  let limits: EffectiveLimits;
   let admission;
   try {
-    limits = await rules.limitsAt(scope);
-    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, limits, options);
+    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, await limits(), options);
   } catch (error) {
     // Closed, not open: without the counters nothing would stop one member spending the owner's account.
     rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');

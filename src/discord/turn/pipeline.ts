@@ -128,7 +128,9 @@ export function createTurns(deps: TurnDeps): Turns {
   };
 
   async function startQuestion({ request, place }: QuestionOrigin): Promise<TurnOutcome> {
-    const decision = await decide(deps.admission, request.scope, request.text);
+    // The rules of the place, read once for the turn: its limits now, its settings when it runs.
+    const here = deps.rules.at(request.scope);
+    const decision = await decide(deps.admission, request.scope, here.limits, request.text);
     if (!decision.ok) {
       if (decision.limit) deps.onLimitRefusal?.(decision.limit);
       return { kind: 'refused', message: decision.message };
@@ -138,7 +140,7 @@ export function createTurns(deps: TurnDeps): Turns {
       const placed = await place(decision.text);
       if ('unable' in placed) return { kind: 'unable', message: placed.unable };
       const admitted = { ...request, text: decision.text, ...(placed.reply ? { reply: placed.reply } : {}) };
-      return await inQueue(deps, placed.target, () => settingsThenRun(deps, { ...admitted, messages: [admitted] }, placed.target, ticket));
+      return await inQueue(deps, placed.target, () => settingsThenRun(deps, { ...admitted, messages: [admitted] }, placed.target, ticket, here));
     } finally {
       await ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
     }
@@ -148,7 +150,7 @@ export function createTurns(deps: TurnDeps): Turns {
     const key = thread.conversationKey;
     if (!key) throw new Error('A follow-up needs a thread.');
     // The slot is taken when a turn takes the message: waiting in a busy thread is not running.
-    const decision = await decide(deps.admission, request.scope, request.text, { slot: 'later' });
+    const decision = await decide(deps.admission, request.scope, deps.rules.at(request.scope).limits, request.text, { slot: 'later' });
     if (!decision.ok) {
       if (decision.limit) deps.onLimitRefusal?.(decision.limit);
       return { kind: 'refused', message: decision.message };
@@ -224,7 +226,8 @@ type TurnPlan = Omit<TurnRequest, keyof TurnMessage> & Pick<TurnMessage, 'author
   scopes?: RunScope[];
 };
 
-async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarget, ticket: UsageTicket): Promise<TurnOutcome> {
+/** Run a turn with the settings of its place (`here`: the rules read when it was admitted, or now). */
+async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarget, ticket: UsageTicket, here = deps.rules.at(plan.scope)): Promise<TurnOutcome> {
   // Checked when the turn's time comes, not when it was queued: a thread can be locked or lose a permission meanwhile.
   const problem = target.preflight?.();
   if (problem) {
@@ -232,7 +235,7 @@ async function settingsThenRun(deps: TurnDeps, plan: TurnPlan, target: TurnTarge
     deps.logger.warn({ ...plan.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
     return { kind: 'unable', message: problem };
   }
-  const settings = await deps.rules.at(plan.scope).settings();
+  const settings = await here.settings();
   return runTurn(deps, {
     ...plan,
     askers: plan.askers ?? [plan.author.id],
