@@ -16,11 +16,10 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
 import { attachmentsOf } from '../src/discord/follow-ups.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import { commandPlaceProblem } from '../src/discord/preflight.js';
 import { headline } from '../src/discord/turn/headline.js';
 import type { BotServices } from '../src/discord/services.js';
 import { NO_MENTIONS } from '../src/discord/mention-words.js';
@@ -143,8 +142,8 @@ async function ask(interaction: ModalSubmitInteraction, services: Pick<BotServic
 function placeProblem(interaction: ModalSubmitInteraction, about: AskedAbout, inThread: boolean): string | undefined {
   const channel = interaction.channel!;
   if (about.threadId && about.threadId !== channel.id) return `That message already has a thread: <#${about.threadId}>. Ask there with /ask.`;
-  const missing = missingPermissions(interaction.appPermissions, inThread ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
-  if (missing.length > 0) return missingPermissionsSentence(missing, inThread ? 'answer in this thread' : 'open a thread on that message');
+  const missing = commandPlaceProblem(inThread ? 'thread' : 'new thread', interaction.appPermissions);
+  if (missing) return missing;
   if (inThread && channel.isThread() && channel.locked) return 'This thread is locked, so I cannot answer here.';
   return undefined;
 }

@@ -10,8 +10,8 @@ import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
 import type { TurnOutcome } from '../src/discord/turn-outcome.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
-import { describeDiscordError, missingPermissions, missingPermissionsSentence } from '../src/discord/discord-errors.js';
-import { NEEDED_FOR_THREADS, NEEDED_IN_THREADS } from '../src/discord/preflight.js';
+import { describeDiscordError } from '../src/discord/discord-errors.js';
+import { commandPlaceProblem, missingFor } from '../src/discord/preflight.js';
 import { headline } from '../src/discord/turn/headline.js';
 import { fitMessage, quotePreview } from '../src/discord/split-message.js';
 
@@ -34,7 +34,7 @@ export const ask: Command = {
     const threadId = channel?.isThread() ? channel.id : undefined;
     const scope = scopeOf(interaction, interaction.member);
     // What needs no storage is refused at once, privately: an empty or long question, a DM, a thread where the bot cannot post.
-    const problem = turns.checkInput({ scope, text: asked }) ?? (threadId && interaction.guildId ? threadPermissionProblem(interaction) : undefined);
+    const problem = turns.checkInput({ scope, text: asked }) ?? (threadId && interaction.guildId ? commandPlaceProblem('thread', interaction.appPermissions) : undefined);
     if (problem) {
       if (threadId) logger.warn({ ...logFields, threadId, problem }, '/ask refused before any model call');
       await interaction.reply({ content: problem, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
@@ -83,7 +83,7 @@ async function placeFor(
     const reply = await interaction.editReply({ content: head, allowedMentions: NO_MENTIONS });
     return { target: threadTarget(channel), reply: { channelId: reply.channelId, messageId: reply.id } };
   }
-  const missing = missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS);
+  const missing = missingFor('new thread', interaction.appPermissions);
   let note: string;
   if (missing.length === 0) {
     try {
@@ -94,19 +94,13 @@ async function placeFor(
       return { target: threadTarget(thread), reply: { channelId: reply.channelId, messageId: reply.id } };
     } catch (error) {
       ctx.logger.warn({ err: error, ...ctx.logFields }, 'could not create a thread');
-      note = describeDiscordError(error, 'open a thread for this question', missingPermissions(interaction.appPermissions, NEEDED_FOR_THREADS));
+      note = describeDiscordError(error, 'open a thread for this question', missingFor('new thread', interaction.appPermissions));
     }
   } else {
     note = `I cannot open a thread here: I am missing the ${missing.join(', ')} permission${missing.length > 1 ? 's' : ''}. Answering here instead; follow-ups need a thread, so ask a moderator to grant ${missing.length > 1 ? 'them' : 'it'}.`;
   }
   await interaction.editReply({ content: `${head}\n-# ⚠️ ${note}`, allowedMentions: NO_MENTIONS });
   return { target: interactionTarget(interaction) };
-}
-
-/** In a thread: the pre-flight follow-ups get too, before any model call (an answer nobody can see is not worth one). */
-function threadPermissionProblem(interaction: ChatInputCommandInteraction): string | undefined {
-  const missing = missingPermissions(interaction.appPermissions, NEEDED_IN_THREADS);
-  return missing.length > 0 ? missingPermissionsSentence(missing, 'answer in this thread') : undefined;
 }
 
 /** After this long without an answer from storage, the member is told why nothing has happened yet. */

@@ -5,14 +5,29 @@
  * not refused: a member's message reopens it (and Discord may deliver the message before saying so).
  * Attach Files is not checked: without it a long answer is posted as several messages instead.
  */
-import { PermissionFlagsBits, type ThreadChannel } from 'discord.js';
+import { PermissionFlagsBits, type PermissionsBitField, type ThreadChannel } from 'discord.js';
 import { missingPermissions, missingPermissionsSentence } from './discord-errors.js';
 
 /** What the bot needs to answer in a thread. */
-export const NEEDED_IN_THREADS = ['View Channel', 'Send Messages in Threads'];
+const NEEDED_IN_THREADS = ['View Channel', 'Send Messages in Threads'];
 
 /** What the bot needs to open a thread in a channel and answer there. */
-export const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
+const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
+
+/** What the bot lacks, by name, to answer in a thread (`thread`) or to open one in a channel (`new thread`). */
+export function missingFor(where: 'thread' | 'new thread', appPermissions: Readonly<PermissionsBitField> | null | undefined): string[] {
+  return missingPermissions(appPermissions, where === 'thread' ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
+}
+
+/**
+ * The same check as `threadProblem`, made on the permissions Discord sends with a command (so it is
+ * instant, before the command acknowledges): why the bot cannot answer where it was asked, or undefined.
+ */
+export function commandPlaceProblem(where: 'thread' | 'new thread', appPermissions: Readonly<PermissionsBitField> | null | undefined): string | undefined {
+  const missing = missingFor(where, appPermissions);
+  if (missing.length === 0) return undefined;
+  return missingPermissionsSentence(missing, where === 'thread' ? 'answer in this thread' : 'open a thread on that message');
+}
 
 /** Why a thread is closed to the bot's posts (deleted, or locked against it), or undefined. */
 export function threadClosed(thread: ThreadChannel): 'deleted' | 'locked' | undefined {
