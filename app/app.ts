@@ -171,23 +171,22 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       logger,
     },
     modelFor: core.modelFor,
-    conversations: storage.conversations,
+    rules,
     queue,
     runs,
-    rules,
-    historyTokenBudget: config.storage.historyTokenBudget,
-    tokenCounter: core.tokenCounter,
-    stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200,
-    answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000,
+    memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
+    pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200, answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000 },
+    attachments,
+    observers: {
+      onEvent: (event) => {
+        metrics.observeEvent(event);
+        tracer?.observe(event);
+      },
+      traceRun: tracer?.traceRun,
+      onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
+    },
     logger,
     now,
-    attachments,
-    onEvent: (event) => {
-      metrics.observeEvent(event);
-      tracer?.observe(event);
-    },
-    traceRun: tracer?.traceRun,
-    onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
     approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, guildSettings: storage.guildSettings },
   });
 

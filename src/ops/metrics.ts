@@ -1,7 +1,7 @@
 /**
  * The bot's Prometheus metrics, in one registry made by the composition root (never the prom-client
  * global, so two apps in one process — tests, the bench — keep separate counts). What feeds them:
- * engine events through `TurnDeps.onEvent` (runs, steps, tool calls, tokens), the measuring model
+ * engine events through `TurnDeps.observers.onEvent` (runs, steps, tool calls, tokens), the measuring model
  * decorator (model requests), the bot's interaction routing (acknowledgement latency), read-only
  * gauges over the thread queue and the run registry, and `countLimitRefusal` for usage limits.
  */
@@ -36,7 +36,7 @@ export type ModelOutcome = 'ok' | 'error';
 
 export interface Metrics {
   readonly registry: Registry;
-  /** Feed one engine event (wire to `TurnDeps.onEvent`). */
+  /** Feed one engine event (wire to `TurnDeps.observers.onEvent`). */
   observeEvent(event: AgentEvent): void;
   /** One model request: how long it took, and the error kind when it failed. */
   observeModelRequest(seconds: number, errorKind?: string): void;

@@ -76,7 +76,7 @@ export interface Turns {
 
 export function createTurns(deps: TurnDeps): Turns {
   const claimed = new Set<string>();
-  const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.historyTokenBudget / 2)), ...deps.batch });
+  const batches = new FollowUpBatches({ ...DEFAULT_BATCH_LIMITS, maxTokens: Math.max(1, Math.floor(deps.memory.historyTokenBudget / 2)), ...deps.batch });
   const releaseLater = (ticket: UsageTicket) =>
     void ticket.release().catch((error) => deps.logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'));
 
@@ -132,7 +132,7 @@ export function createTurns(deps: TurnDeps): Turns {
     const here = deps.rules.at(request.scope);
     const decision = await decide(deps.admission, request.scope, here.limits, request.text);
     if (!decision.ok) {
-      if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+      if (decision.limit) deps.observers?.onLimitRefusal?.(decision.limit);
       return { kind: 'refused', message: decision.message };
     }
     const { ticket } = decision;
@@ -152,7 +152,7 @@ export function createTurns(deps: TurnDeps): Turns {
     // The slot is taken when a turn takes the message: waiting in a busy thread is not running.
     const decision = await decide(deps.admission, request.scope, deps.rules.at(request.scope).limits, request.text, { slot: 'later' });
     if (!decision.ok) {
-      if (decision.limit) deps.onLimitRefusal?.(decision.limit);
+      if (decision.limit) deps.observers?.onLimitRefusal?.(decision.limit);
       return { kind: 'refused', message: decision.message };
     }
     return new Promise<TurnOutcome>((settle) => {
@@ -188,7 +188,7 @@ async function inQueue(deps: TurnDeps, target: TurnTarget, job: () => Promise<Tu
  * another turn for the rest), finds whose slot pays for it, and runs once for all of them.
  */
 async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: TurnTarget, key: string, scheduleMore: () => void): Promise<TurnOutcome> {
-  const { taken, more } = batches.take(key, (text) => deps.tokenCounter.text(text));
+  const { taken, more } = batches.take(key, (text) => deps.memory.tokenCounter.text(text));
   if (more) scheduleMore();
   if (taken.length === 0) return { kind: 'refused', message: 'nothing was waiting' };
   // Every message taken is settled with this turn's outcome, however it ends (a throw included).
@@ -204,7 +204,7 @@ async function answerWaiting(deps: TurnDeps, batches: FollowUpBatches, target: T
         break;
       }
       refusal ||= 'storage' in held ? 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' : refusalText(held);
-      if ('limit' in held) deps.onLimitRefusal?.(held.limit);
+      if ('limit' in held) deps.observers?.onLimitRefusal?.(held.limit);
     }
     if (!payer) return (outcome = { kind: 'refused', message: refusal });
     for (const message of taken) message.taken();

@@ -53,9 +53,10 @@ export interface TurnRun extends Omit<TurnRequest, keyof TurnMessage> {
 
 /** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved. */
 export function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
-  if (!deps.traceRun) return runTurnUntraced(deps, request);
+  const traceRun = deps.observers?.traceRun;
+  if (!traceRun) return runTurnUntraced(deps, request);
   const place = { guildId: request.scope.guildId, channelId: request.scope.channelId, threadId: request.target.conversationKey };
-  return deps.traceRun(place, () => runTurnUntraced(deps, request));
+  return traceRun(place, () => runTurnUntraced(deps, request));
 }
 
 async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
@@ -70,7 +71,7 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
   let stored: StoredMessage[] = [];
   if (key) {
     try {
-      stored = (await deps.conversations.load(key)).messages;
+      stored = (await deps.memory.conversations.load(key)).messages;
     } catch (error) {
       // Without the history we must not answer (and later save) as if the thread were new.
       log.error({ err: error }, 'could not load the conversation');
@@ -81,16 +82,16 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
   }
   const all = [...stored, ...userMessages.map((m) => ({ ...m, at }))];
   const trimmed = trimHistory(toModelMessages(all), {
-    budget: deps.historyTokenBudget,
+    budget: deps.memory.historyTokenBudget,
     // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
-    reserveForReply: Math.min(2000, Math.floor(deps.historyTokenBudget / 4)),
-    counter: deps.tokenCounter,
+    reserveForReply: Math.min(2000, Math.floor(deps.memory.historyTokenBudget / 4)),
+    counter: deps.memory.tokenCounter,
   });
 
   const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, askers: request.askers, reply: request.reply });
   const sink = messagesIn(target, run, deps.runs, log);
-  const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.stepLogIntervalMs, stopButton: true });
-  const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.answerEditIntervalMs });
+  const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.pacing.stepLogIntervalMs, stopButton: true });
+  const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.pacing.answerEditIntervalMs });
   const typing = typingIndicator(() => target.typing());
   const view = new TurnView(steps, answer, typing, request.display);
   if (request.messages.length > 1) steps.append(batchNote(request.messages));
@@ -106,7 +107,7 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
   try {
     const agentRun = deps.engine.run({
       // The member's and the server's tokens today, read before and recorded after every model call.
-      callBudget: runBudget({ ticket: request.ticket, model: request.model, tokens: deps.tokenCounter, logger: log }),
+      callBudget: runBudget({ ticket: request.ticket, model: request.model, tokens: deps.memory.tokenCounter, logger: log }),
       messages: trimmed.messages,
       allowedTools: request.allowedTools,
       maxSteps: request.maxSteps,
@@ -130,7 +131,7 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
       }),
     });
     for await (const event of agentRun) {
-      deps.onEvent?.(event, scope);
+      deps.observers?.onEvent?.(event, scope);
       view.show(event);
       // Later runs on this model start in text mode for an hour: worth a line in the log.
       if (event.type === 'protocol-fallback') log.warn({ runId: run.id, reason: event.reason }, 'the model server refused tool calling; using the text protocol for this model for an hour');
@@ -219,7 +220,7 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     await answer.finish('', false);
     return { kind: 'stopped', result, message: 'Stopped: the thread\'s memory was cleared.' };
   }
-  const saveNote = await saveExchange(deps.conversations, key, userMessages, result, deps.logger);
+  const saveNote = await saveExchange(deps.memory.conversations, key, userMessages, result, deps.logger);
   if (postingEnded(stopCause)) {
     // The moderator's decision stands: nothing more goes into the thread, not even a notice.
     await answer.finish('', false);

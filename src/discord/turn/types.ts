@@ -14,41 +14,30 @@ import type { AttachmentReader, AttachmentRef } from '../attachments.js';
 import type { RunRegistry } from '../run-registry.js';
 import type { Rules } from '../rules.js';
 
-/** What starting a turn needs; built once by the composition root. */
+/** What starting a turn needs, by concern; built once by the composition root. */
 export interface TurnDeps {
   engine: Engine;
-  /** How many waiting messages one turn takes; defaults in follow-up-batches.ts. */
-  batch?: { maxMessages?: number; maxWaiting?: number };
-  /** The checks before any model call: input, DMs, usage limits. */
-  admission: AdmissionRules;
   /** The client for the model a place uses (a channel's model setting, or the default). */
   modelFor(name: string): ChatModel;
-  conversations: ConversationStore;
+  /** The checks before any model call: input, DMs, usage limits. */
+  admission: AdmissionRules;
+  /** The rules of each place: its limits, settings, the tools a run may use, approvals. */
+  rules: Rules;
+  /** One turn at a time per thread, and the runs going on now. */
   queue: ThreadQueue;
   runs: RunRegistry;
-  /** The rules of each place: settings, the tools a run may use, approvals (and, in `admission`, the limits). */
-  rules: Rules;
-  /** Tokens a thread's history may take in the model's context (HISTORY_TOKEN_BUDGET). */
-  historyTokenBudget: number;
-  /** Counts the history's tokens (its cache lasts across turns). */
-  tokenCounter: TokenCounter;
-  /** Fewest milliseconds between edits of a step-log message. */
-  stepLogIntervalMs: number;
-  /** Fewest milliseconds between edits of a streaming answer (about one a second). */
-  answerEditIntervalMs: number;
-  logger: Logger;
-  now: () => Date;
+  /** Each thread's memory, and how much of the model's context it may take. */
+  memory: {
+    conversations: ConversationStore;
+    /** Tokens a thread's history may take in the model's context (HISTORY_TOKEN_BUDGET). */
+    historyTokenBudget: number;
+    /** Counts the history's tokens (its cache lasts across turns). */
+    tokenCounter: TokenCounter;
+  };
+  /** How the thread shows a run: the fewest milliseconds between edits of a step-log message and of a streaming answer. */
+  pacing: { stepLogIntervalMs: number; answerEditIntervalMs: number };
   /** Reads files attached to questions (images for vision models, text files); without it files get a note. */
   attachments?: AttachmentReader;
-  /** Sees every engine event of every turn, with where it happened (metrics). */
-  onEvent?: (event: AgentEvent, scope: RunScope) => void;
-  /**
-   * Runs each turn inside a trace of its own (traces on): everything the turn does, its Discord
-   * calls included, happens in `body`'s context.
-   */
-  traceRun?: <T>(place: { guildId: string | null; channelId: string; threadId?: string }, body: () => Promise<T>) => Promise<T>;
-  /** Told when a usage limit refuses a request (metrics). */
-  onLimitRefusal?: (limit: LimitName) => void;
   /** Calls to tools in `ask` mode wait for a person (`/tools approval`). */
   approvals: {
     registry: ApprovalRegistry;
@@ -56,6 +45,25 @@ export interface TurnDeps {
     /** Where decisions are audited. */
     guildSettings: Pick<GuildSettingsStore, 'update'>;
   };
+  /** How many waiting messages one turn takes; defaults in follow-up-batches.ts. */
+  batch?: { maxMessages?: number; maxWaiting?: number };
+  /** Who watches turns (metrics, traces); each is optional. */
+  observers?: TurnObservers;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** What metrics and traces see of turns. */
+export interface TurnObservers {
+  /** Sees every engine event of every turn, with where it happened. */
+  onEvent?: (event: AgentEvent, scope: RunScope) => void;
+  /**
+   * Runs each turn inside a trace of its own (traces on): everything the turn does, its Discord
+   * calls included, happens in `body`'s context.
+   */
+  traceRun?: <T>(place: { guildId: string | null; channelId: string; threadId?: string }, body: () => Promise<T>) => Promise<T>;
+  /** Told when a usage limit refuses a request. */
+  onLimitRefusal?: (limit: LimitName) => void;
 }
 
 /** One person's message in a turn. */
