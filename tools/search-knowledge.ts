@@ -5,6 +5,7 @@
  * Passages are untrusted text: the knowledge base cleans them, and the engine cleans all tool output.
  */
 import { z } from 'zod';
+import { ownNumbers } from '../src/agent/citations.js';
 import { defineTool, type Source, type ToolDefinition } from '../src/agent/tool.js';
 import type { KnowledgeBase, SearchHit } from '../src/knowledge/types.js';
 
@@ -42,7 +43,10 @@ export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search
         }
         return `No passage of this server's documents matches "${query.slice(0, 200)}". Try other or fewer words (the search matches words, not meaning).`;
       }
-      return { output: formatHits(hits), sources: sourcesOf(hits) };
+      const sources = hits.map(sourceOf);
+      // Numbered as the run numbers its sources (one number per document), so they never clash with a web search's.
+      const cite = ctx.cite ?? ownNumbers();
+      return { output: formatHits(hits, sources.map(cite)), sources };
     },
   });
 }
@@ -52,23 +56,20 @@ function snippetBudget(limit: number): number {
   return Math.max(200, Math.min(900, Math.floor(OUTPUT_BUDGET / limit) - 120));
 }
 
-function formatHits(hits: SearchHit[]): string {
+function formatHits(hits: SearchHit[], numbers: readonly number[]): string {
   const blocks = hits.map((hit, i) => {
     const where = [hit.title, ...hit.headings].join(' › ');
     const cite = hit.link ? `Link: ${hit.link}` : 'No link (a document added from a file).';
-    return `[${i + 1}] ${where}\n${cite}\n${hit.snippet}`;
+    return `[${numbers[i]}] ${where}\n${cite}\n${hit.snippet}`;
   });
   return `${hits.length} passage${hits.length === 1 ? '' : 's'} from this server's documents, best first:\n\n${blocks.join('\n\n')}`;
 }
 
-/** One source per linked document, titled with the first matching section. */
-function sourcesOf(hits: SearchHit[]): Source[] {
-  const seen = new Set<string>();
-  const sources: Source[] = [];
-  for (const hit of hits) {
-    if (!hit.link || seen.has(hit.link)) continue;
-    seen.add(hit.link);
-    sources.push({ title: hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title, url: hit.link });
-  }
-  return sources;
+/**
+ * A passage's source: its document. A linked one by its link, titled with the section found (the first
+ * passage of a document names it); one added from a file by its title, with no link.
+ */
+function sourceOf(hit: SearchHit): Source {
+  if (!hit.link) return { title: hit.title };
+  return { title: hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title, url: hit.link };
 }

@@ -8,6 +8,7 @@
  *   for await (const event of run) render(event);
  *   const { answer } = await run.result;
  */
+import { Citations } from './citations.js';
 import { AgentRun } from './agent-run.js';
 import { NativeProtocol } from './native-protocol.js';
 import { ProtocolMemory } from './protocol-memory.js';
@@ -109,10 +110,11 @@ export function createEngine(options: EngineOptions): Engine {
       const { index, native } = current();
       const drivers = { native, text };
       const everyTool = () => index.allNames;
+      const citations = new Citations();
       const runner = new ToolRunner(index, {
         timeoutMs: defaults.toolTimeoutMs,
         maxOutputChars: defaults.maxToolOutputChars,
-        context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel },
+        context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel, cite: (source) => citations.cite(source) },
         clock,
       });
       const plan: RunPlan = {
@@ -123,6 +125,7 @@ export function createEngine(options: EngineOptions): Engine {
         tools: index.tools,
         knownNames: index.knownNames,
         runner,
+        citations,
         messages: input.messages,
         allowedTools: input.allowedTools ?? everyTool,
         maxSteps: input.maxSteps ?? defaults.maxSteps,

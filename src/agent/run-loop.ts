@@ -10,7 +10,7 @@ import { PromptCache } from './prompt-cache.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
 import type { RunPlan, ToolDecision } from './run-plan.js';
 import type { StreamedText } from './text-stream.js';
-import type { Source, ToolAttachment } from './tool.js';
+import type { ToolAttachment } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
 import { imagesMessage } from './tool-images.js';
 import type { AgentEvent, AgentResult, ChatMessage, ChatModel, CutOff, EndReason, ModelDelta, ModelReply, Usage } from './types.js';
@@ -37,7 +37,6 @@ export class RunLoop {
   private readonly usage: Usage = emptyUsage();
   /** Messages this run adds after the input history: what the conversation store appends. */
   private readonly added: ChatMessage[] = [];
-  private readonly sources: Source[] = [];
   private readonly attachments: ToolAttachment[] = [];
   private remindedLastStep = false;
   private readonly deadline: number;
@@ -72,7 +71,7 @@ export class RunLoop {
       reason: ending.reason,
       answer: ending.answer,
       cutOff: ending.cutOff,
-      sources: dedupe(this.sources),
+      sources: this.plan.citations.list(),
       ...this.files(),
       steps: this.steps,
       usage: this.usage,
@@ -131,7 +130,7 @@ export class RunLoop {
 
   private answer(text: string, assistant: ChatMessage, cutOff?: CutOff): Ending {
     this.added.push(assistant);
-    this.emit({ type: 'answer', text, sources: dedupe(this.sources), forced: false, ...(cutOff ? { cutOff } : {}), ...this.files() });
+    this.emit({ type: 'answer', text, sources: this.plan.citations.list(), forced: false, ...(cutOff ? { cutOff } : {}), ...this.files() });
     return { reason: 'answer', answer: text, cutOff };
   }
 
@@ -150,7 +149,7 @@ export class RunLoop {
     const results: ObservationOut[] = [];
     for (const [i, c] of calls.entries()) {
       const obs = await pending[i]!;
-      this.sources.push(...obs.sources);
+      for (const source of obs.sources) plan.citations.cite(source);
       if (obs.attachments) this.attachments.push(...obs.attachments);
       results.push({ call: c, output: obs.output, ...(obs.images ? { images: obs.images } : {}) });
       const { output, isError, durationMs, truncated, attachments, images } = obs;
@@ -186,7 +185,7 @@ export class RunLoop {
     const cutOff = cutOffOf(reply.finishReason);
     if (answer === undefined) return cutOff === 'content-filter' ? { ...filtered(), reason: limit } : { reason: limit };
     this.added.push({ role: 'assistant', content: answer });
-    this.emit({ type: 'answer', text: answer, sources: dedupe(this.sources), forced: true, ...(cutOff ? { cutOff } : {}), ...this.files() });
+    this.emit({ type: 'answer', text: answer, sources: this.plan.citations.list(), forced: true, ...(cutOff ? { cutOff } : {}), ...this.files() });
     return { reason: limit, answer, cutOff };
   }
 
@@ -254,9 +253,4 @@ export class RunLoop {
 /** What the engine remembers a model server by. */
 function modelKey(model: ChatModel): string {
   return model.key ?? model.model;
-}
-
-function dedupe(sources: Source[]): Source[] {
-  const seen = new Set<string>();
-  return sources.filter((s) => !seen.has(s.url) && seen.add(s.url));
 }

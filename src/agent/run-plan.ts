@@ -1,4 +1,5 @@
 /** What a run is given when it starts: the engine's parts, the input's choices, and the manual-mode hook. */
+import type { Citations } from './citations.js';
 import type { ProtocolDriver } from './protocol.js';
 import type { ProtocolMemory } from './protocol-memory.js';
 import type { ToolDefinition } from './tool.js';
@@ -31,6 +32,8 @@ export interface RunPlan {
   tools: readonly ToolDefinition[];
   knownNames: ReadonlySet<string>;
   runner: ToolRunner;
+  /** The run's sources and their numbers, shared with the tools (through `ToolContext.cite`). */
+  citations: Citations;
   messages: readonly ChatMessage[];
   allowedTools: () => ReadonlySet<string> | Promise<ReadonlySet<string>>;
   maxSteps: number;

@@ -35,6 +35,7 @@ class CallContext implements ToolContext {
   readonly now: () => Date;
   readonly collection: string | undefined;
   readonly canViewChannel: ToolContext['canViewChannel'];
+  readonly cite: ToolContext['cite'];
   constructor(
     base: Omit<ToolContext, 'signal'>,
     private readonly makeSignal: () => AbortSignal,
@@ -44,6 +45,7 @@ class CallContext implements ToolContext {
     this.now = base.now;
     this.collection = base.collection;
     this.canViewChannel = base.canViewChannel;
+    this.cite = base.cite;
   }
 
   get signal(): AbortSignal {

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 /** A citation a tool can hand back so the answer can show where a fact came from. */
 export interface Source {
   title: string;
-  url: string;
+  /** Where to read it; absent for a document with no address (a file added to the knowledge base). */
+  url?: string;
 }
 
 /**
@@ -56,6 +57,12 @@ export interface ToolContext {
   canViewChannel?: (channelId: string) => boolean | Promise<boolean>;
   /** Tells the people watching how far a long call has got (e.g. `3/5`); shown on the call's step line. */
   progress?: (text: string) => void;
+  /**
+   * The number the answer cites `source` by, the same all through the run (citations.ts): a tool that
+   * numbers its results for the model asks here, so two searches never both have a `[1]`. Absent
+   * outside a run: number from 1.
+   */
+  cite?: (source: Source) => number;
 }
 
 export interface ToolDefinition<Args = any> {

@@ -43,7 +43,7 @@ export class TerminalPrinter {
         return console.log(dim('the reply did not follow the format; reminded the model'));
       case 'answer':
         if (![...this.streamed.values()].includes('answer')) console.log(`\n${bold('Answer:')} ${event.text}`);
-        for (const source of event.sources) console.log(dim(`  source: ${source.title} <${source.url}>`));
+        event.sources.forEach((source, i) => console.log(dim(`  [${i + 1}] ${source.title}${source.url ? ` <${source.url}>` : ''}`)));
         if (event.forced) console.log(dim('  (a limit was reached: answered from what was found so far)'));
         if (event.cutOff) console.log(dim(`  (the answer is incomplete: ${event.cutOff === 'length' ? 'it reached MODEL_MAX_TOKENS' : "the provider's content filter stopped it"})`));
         return;

@@ -56,7 +56,8 @@ export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' |
   // A fence left open at the end of the answer would swallow the sources and the footer.
   const parts = [`### Answer\n${closeOpenFence(answer.trim())}`];
   if (sources.length) {
-    parts.push(`**Sources:** ${sources.map((s) => `[${s.title.replace(/[[\]]/g, '')}](<${s.url}>)`).join(' · ')}`);
+    // Numbered as the run numbered them (citations.ts), so `[2]` in the answer is the second one here.
+    parts.push(`**Sources:** ${sources.map((s, i) => `[${i + 1}] ${sourceLink(s)}`).join(' · ')}`);
   }
   const footer = [`${result.steps} step${result.steps === 1 ? '' : 's'}`, `${result.usage.totalTokens.toLocaleString('en-US')} tokens`, formatMs(result.durationMs)];
   if (result.model) footer.push(result.model.replace(/[`*_~|\\]/g, ''));
@@ -66,6 +67,12 @@ export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' |
   if (result.cutOff === 'content-filter') footer.push("⚠️ cut off by the model provider's content filter");
   parts.push(`-# ${footer.join(' · ')}`);
   return parts.join('\n\n');
+}
+
+/** A source as a link (its title, brackets taken out), or its title alone when it has no address. */
+function sourceLink(source: Source): string {
+  const title = source.title.replace(/[[\]]/g, '');
+  return source.url ? `[${title}](<${source.url}>)` : title;
 }
 
 /** What the thread says when a run ends without an answer. */

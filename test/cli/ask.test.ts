@@ -133,7 +133,7 @@ describe('npm run ask', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('[1] Node.js 24.0.0\n   URL: https://nodejs.org/en/blog/release/v24.0.0');
       expect(stdout).toContain(`Chart:   written to ${path.join(dir, 'sales-2.png')}`);
-      expect(stdout).toContain('source: Node.js 24.0.0 <https://nodejs.org/en/blog/release/v24.0.0>');
+      expect(stdout).toContain('  [1] Node.js 24.0.0 <https://nodejs.org/en/blog/release/v24.0.0>');
       expect(fs.readFileSync(path.join(dir, 'sales.png'), 'utf8')).toBe('an older file, kept');
       expect(decodePng(fs.readFileSync(path.join(dir, 'sales-2.png'))).width).toBeGreaterThan(100);
 

@@ -83,6 +83,14 @@ describe('step formatting', () => {
     const text = formatAnswer('Paris.', { steps: 2, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 1234 }, durationMs: 2500, reason: 'step-limit' }, [
       { title: 'Paris', url: 'https://en.wikipedia.org/wiki/Paris' },
     ]);
-    expect(text).toBe('### Answer\nParis.\n\n**Sources:** [Paris](<https://en.wikipedia.org/wiki/Paris>)\n\n-# 2 steps · 1,234 tokens · 2.5 s · step limit reached: answered from what was found so far');
+    expect(text).toBe('### Answer\nParis.\n\n**Sources:** [1] [Paris](<https://en.wikipedia.org/wiki/Paris>)\n\n-# 2 steps · 1,234 tokens · 2.5 s · step limit reached: answered from what was found so far');
+  });
+
+  it('numbers the sources as the answer cites them; a document without an address is named, not linked', () => {
+    const text = formatAnswer('See [1] and [2].', { steps: 1, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 }, durationMs: 100, reason: 'answer' }, [
+      { title: 'Events [wiki]', url: 'https://wiki.example.com/events' },
+      { title: 'Rules.pdf' },
+    ]);
+    expect(text).toContain('**Sources:** [1] [Events wiki](<https://wiki.example.com/events>) · [2] Rules.pdf\n');
   });
 });

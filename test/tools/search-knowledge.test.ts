@@ -27,12 +27,12 @@ describe('search_knowledge', () => {
   const run = async (args: { query: string; limit?: number }, collection?: string) =>
     tool().run(tool().parameters.parse(args), toolContext({ collection }));
 
-  it('returns passages with title, heading path and link, and the links as sources', async () => {
+  it('returns numbered passages with title, heading path and link, and their documents as sources (one added from a file by its title)', async () => {
     const result = (await run({ query: 'when is the build contest?' }, GUILD)) as ToolOutput;
     expect(result.output).toMatch(/^2 passages from this server's documents, best first:/);
     expect(result.output).toContain('[1] Events › Build contest\nLink: https://wiki.example.com/events\nEvery Friday at 18:00 UTC');
     expect(result.output).toContain('[2] Rules\nNo link (a document added from a file).');
-    expect(result.sources).toEqual([{ title: 'Events › Build contest', url: 'https://wiki.example.com/events' }]);
+    expect(result.sources).toEqual([{ title: 'Events › Build contest', url: 'https://wiki.example.com/events' }, { title: 'Rules' }]);
   });
 
   it('defaults to 5 passages, takes up to 10, and keeps the output within the tool output cap', async () => {
@@ -66,7 +66,7 @@ describe('search_knowledge', () => {
       // The run's collection (a server's id) reaches the tool through the engine.
       const result = await engine.run({ messages: [{ role: 'user', content: 'When is the build contest?' }], collection: GUILD }).result;
       expect(result.answer).toContain('Fridays');
-      expect(result.sources).toEqual([{ title: 'Events › Build contest', url: 'https://wiki.example.com/events' }]);
+      expect(result.sources[0]).toEqual({ title: 'Events › Build contest', url: 'https://wiki.example.com/events' });
       expect(server.requests[1]!.body.messages.at(-1)!.content).toContain('Every Friday at 18:00 UTC');
     } finally {
       await server.close();

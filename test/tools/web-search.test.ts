@@ -3,6 +3,7 @@
  * and failing as they fail: bad keys, quotas, an instance without JSON output, silence, HTML.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Citations } from '../../src/agent/citations.js';
 import type { ToolOutput } from '../../src/agent/tool.js';
 import { createWebSearchTool, type SearchAllowance, type WebSearchOptions } from '../../tools/web-search/web-search.js';
 import * as recorded from './fixtures/web-search.js';
@@ -61,6 +62,22 @@ describe('web_search', () => {
     expect(sent.url.searchParams.get('format')).toBe('json');
     expect(sent.url.searchParams.get('q')).toBe('node.js 24 release');
     expect(sent.headers['user-agent']).toBe(USER_AGENT);
+  });
+
+  it('numbers its results as the run does: a second search goes on from the run\'s last number, a result seen before keeps its own', async () => {
+    const citations = new Citations();
+    const ctx = toolContext({ cite: (source) => citations.cite(source) });
+    // Something else in the run cited a source first: this search starts at [2].
+    citations.cite({ title: 'Paris - Wikipedia', url: 'https://en.wikipedia.org/wiki/Paris' });
+    const first = (await tool({ provider: 'searxng', url: `${server.origin}/searx` }).run({ query: 'node 24' }, ctx)) as ToolOutput;
+    expect(first.output).toContain('[2] Node.js — Node.js 24.0.0 (Current)');
+    expect(first.output).toContain('[4] Node.js - Wikipedia');
+    // Brave finds one of the same pages: it keeps its number, the new ones go on from 5.
+    const second = (await tool({ provider: 'brave', apiKey: 'good', url: server.origin }).run({ query: 'node 24' }, ctx)) as ToolOutput;
+    const numbers = [...second.output.matchAll(/^\[(\d+)\] .*\nURL: (.*)$/gm)].map((m) => [Number(m[1]), m[2]] as const);
+    for (const [n, url] of numbers) expect(n).toBe(citations.list().findIndex((s) => s.url === url) + 1);
+    expect(numbers.find(([, url]) => url === 'https://nodejs.org/en/blog/release/v24.0.0')?.[0]).toBe(2);
+    expect(numbers.some(([n]) => n >= 5)).toBe(true);
   });
 
   it('reads Brave results (description highlights removed, page age as the date) and sends the key and count', async () => {

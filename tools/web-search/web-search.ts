@@ -6,6 +6,7 @@
  * UTC day. Every failure becomes an observation that says what to fix.
  */
 import { z } from 'zod';
+import { ownNumbers } from '../../src/agent/citations.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
 import { capText, htmlToText, tidyWhitespace } from '../html-text.js';
@@ -44,7 +45,7 @@ export function createWebSearchTool(options: WebSearchOptions): ToolDefinition<z
     name: 'web_search',
     description:
       'Search the web for recent or specific information (news, releases, prices, events this week). Returns ' +
-      'numbered results with title, URL, snippet and date; cite them in the answer as [1], [2]. Open a result ' +
+      'numbered results with title, URL, snippet and date; cite them in the answer by their numbers, e.g. [1]. Open a result ' +
       'with read_url when its snippet is not enough.',
     parameters,
     textParameter: 'query',
@@ -61,10 +62,10 @@ export function createWebSearchTool(options: WebSearchOptions): ToolDefinition<z
       try {
         const results = await search(provider, query.trim(), count, options, ctx);
         if (results.length === 0) return `${provider.label} found nothing for "${query}". Try other or fewer keywords.`;
-        return {
-          output: formatResults(provider.label, query, results),
-          sources: results.map((r) => ({ title: r.title || r.url, url: r.url })),
-        };
+        const sources = results.map((r) => ({ title: r.title || r.url, url: r.url }));
+        // Numbered as the run numbers its sources, so a second search goes on where the first ended.
+        const cite = ctx.cite ?? ownNumbers();
+        return { output: formatResults(provider.label, query, results, sources.map(cite)), sources };
       } catch (error) {
         // A search that did not happen is not counted against the day.
         if (take?.ok) await take.giveBack().catch(() => undefined);
@@ -109,11 +110,11 @@ async function search(provider: Provider, query: string, count: number, options:
     .map((r) => ({ ...r, title: tidyWhitespace(htmlToText(r.title).text), snippet: capText(tidyWhitespace(htmlToText(r.snippet).text), SNIPPET_CHARS).text }));
 }
 
-/** Numbered results the model can cite. */
-export function formatResults(label: string, query: string, results: SearchResult[]): string {
+/** Numbered results the model can cite (`numbers[i]` is result i's; by default 1, 2, …). */
+export function formatResults(label: string, query: string, results: SearchResult[], numbers: readonly number[] = results.map((_, i) => i + 1)): string {
   const lines = [`${label} results for "${query}" (cite them as [n]; open one with read_url for its full text):`];
   results.forEach((r, i) => {
-    lines.push('', `[${i + 1}] ${r.title || '(no title)'}`, `URL: ${r.url}`);
+    lines.push('', `[${numbers[i]}] ${r.title || '(no title)'}`, `URL: ${r.url}`);
     if (r.date) lines.push(`Date: ${r.date}`);
     if (r.snippet) lines.push(r.snippet);
   });
