@@ -1,5 +1,6 @@
 /** `npm run bench [section ...]`: benchmark sections as markdown tables, with ratios against in-run baselines. */
 import { benchEngine } from './engine.js';
+import { benchEngineAlone } from './engine-alone.js';
 import { benchFirstDelta } from './first-delta.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator, benchCalculatorPool } from './calculator.js';
@@ -18,6 +19,7 @@ import { printSection, type BenchSection } from './stats.js';
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['engine', () => benchEngine()],
+  ['engine-alone', () => benchEngineAlone()],
   ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
   ['calculator-pool', () => benchCalculatorPool()],
