@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { createEngine } from '../src/agent/engine.js';
 import { defineTool } from '../src/agent/tool.js';
 import type { ChatMessage, ChatModel, ModelReply, ModelRequest } from '../src/agent/types.js';
+import { runBatch, type Episode } from './engine.js';
 import { fmt, median, type BenchSection } from './stats.js';
 
 const STEPS = 3;
@@ -27,8 +28,6 @@ const model: ChatModel = {
     return { content: '', toolCalls: [{ id: `call_${results}`, type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }], finishReason: 'tool_calls', usage };
   },
 };
-
-type Episode = () => Promise<unknown>;
 
 function engineLoop(): Episode {
   const add = defineTool({ name: 'add', description: 'Add two numbers.', parameters: z.object({ a: z.number(), b: z.number() }), run: async ({ a, b }) => String(a + b) });
@@ -61,17 +60,9 @@ function minimalLoop(): Episode {
   };
 }
 
+/** CPU microseconds per step over `count` episodes. */
 async function cpuPerStep(episode: Episode, count: number, concurrency: number): Promise<number> {
-  let started = 0;
-  const c0 = process.cpuUsage();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (started < count) {
-      started++;
-      await episode();
-    }
-  }));
-  const cpu = process.cpuUsage(c0);
-  return (cpu.user + cpu.system) / (count * STEPS);
+  return ((await runBatch(episode, count, concurrency)).cpu * 1000) / (count * STEPS);
 }
 
 export async function benchEngineAlone(options: { warmup?: number; rounds?: number; perRound?: number } = {}): Promise<BenchSection> {

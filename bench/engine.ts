@@ -67,7 +67,7 @@ function startServer(): Promise<http.Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-type Episode = () => Promise<unknown>;
+export type Episode = () => Promise<unknown>;
 
 const schemas = [{
   type: 'function' as const,
@@ -184,7 +184,7 @@ function ourLoop(baseURL: string, label?: string): Episode {
 }
 
 /** Wall and CPU milliseconds for `count` episodes. CPU time counts our process only, so it is steadier on a busy machine. */
-async function runBatch(episode: Episode, count: number, concurrency: number): Promise<{ wall: number; cpu: number }> {
+export async function runBatch(episode: Episode, count: number, concurrency: number): Promise<{ wall: number; cpu: number }> {
   let started = 0;
   const t0 = performance.now();
   const c0 = process.cpuUsage();

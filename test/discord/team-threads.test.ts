@@ -91,6 +91,7 @@ describe('a busy team thread', () => {
     const answered = model.requests.flatMap((r) => r.body.messages.map((m) => String(m.content))).filter((c) => /\] flood \d+$/.test(c));
     expect(new Set(answered).size).toBe(19);
   }, 60_000);
+
   it('a follow-up is a turn origin: it settles with the outcome of the turn that answered it, or with why none did', async () => {
     h = await startHarness({ production: true, messageContent: true });
     const { fake, model } = h;
