@@ -7,16 +7,16 @@
 import os from 'node:os';
 import { interactions } from '../commands/index.js';
 import { takesImages, type Config } from '../src/config.js';
-import { createAttachmentReader } from '../src/discord/attachments.js';
+import { createAttachmentReader } from '../src/discord/files/attachments.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
-import { ApprovalRegistry } from '../src/discord/approvals.js';
+import { ApprovalRegistry } from '../src/discord/turn/approvals.js';
 import { PendingAsks } from '../src/discord/pending-asks.js';
-import { RunRegistry } from '../src/discord/run-registry.js';
-import { RunJournal } from '../src/discord/run-journal.js';
-import { restRecoveryActions } from '../src/discord/journal-discord.js';
-import { postToLogChannel } from '../src/discord/audit-trail.js';
-import { suspendedToolLine } from '../src/discord/rule-text.js';
+import { RunRegistry } from '../src/discord/runs/run-registry.js';
+import { RunJournal } from '../src/discord/runs/run-journal.js';
+import { restRecoveryActions } from '../src/discord/runs/journal-discord.js';
+import { postToLogChannel } from '../src/discord/rules/audit-trail.js';
+import { suspendedToolLine } from '../src/discord/text/rule-text.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turn/pipeline.js';
 import type { Logger } from '../src/logger.js';
@@ -24,8 +24,8 @@ import { startHealthServer, type HealthServer } from '../src/ops/health-server.j
 import { measureModel } from '../src/ops/measured-model.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import { offerOnlyWhere } from '../src/policy/index.js';
-import { createToolPolicy } from '../src/discord/tool-policy.js';
-import { createRules } from '../src/discord/rules.js';
+import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
+import { createRules } from '../src/discord/rules/rules.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 import { scaleParts } from './scale.js';
@@ -139,7 +139,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   if (limiter.releasedAtStart > 0) logger.warn({ claims: limiter.releasedAtStart }, 'released the usage claims of runs that died with the last process here');
 
   const approvals = new ApprovalRegistry();
-  // Every rule of a place, read in one place with every fallback decided there (src/discord/rules.ts).
+  // Every rule of a place, read in one place with every fallback decided there (src/discord/rules/rules.ts).
   const rules = createRules({
     guildSettings: storage.guildSettings,
     defaultLimits: config.governance.limits,

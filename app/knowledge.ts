@@ -4,7 +4,7 @@
  * policy asks before every step, and the loaders `/kb add` uses (Discord's CDN, read_url's fetcher).
  */
 import type { Config } from '../src/config.js';
-import { createAttachmentLoader } from '../src/discord/attachment-document.js';
+import { createAttachmentLoader } from '../src/discord/files/attachment-document.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { createDocumentPresence, forgettingOnChange, type DocumentPresence } from '../src/knowledge/document-presence.js';
 import { documentFromUrl, openKnowledgeBase } from '../src/knowledge/index.js';

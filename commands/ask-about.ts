@@ -16,14 +16,14 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { attachmentsOf } from '../src/discord/follow-ups.js';
+import { attachmentsOf } from '../src/discord/messages/follow-ups.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { commandPlaceProblem } from '../src/discord/preflight.js';
-import { headline } from '../src/discord/turn/headline.js';
+import { commandPlaceProblem } from '../src/discord/posting/preflight.js';
+import { headline } from '../src/discord/text/headline.js';
 import type { BotServices } from '../src/discord/services.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
-import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { interactionTarget, threadTarget } from '../src/discord/posting/target.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
 
 const PREFIX = 'ask-about:';

@@ -5,15 +5,15 @@
 import { InteractionContextType, MessageFlags, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
-import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { interactionTarget, threadTarget } from '../src/discord/posting/target.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
-import type { TurnOutcome } from '../src/discord/turn-outcome.js';
+import type { TurnOutcome } from '../src/discord/turn/outcome.js';
 import type { TurnPlace } from '../src/discord/turn/pipeline.js';
-import { describeDiscordError } from '../src/discord/discord-errors.js';
-import { commandPlaceProblem, missingFor } from '../src/discord/preflight.js';
-import { headline } from '../src/discord/turn/headline.js';
-import { fitMessage, quotePreview } from '../src/discord/split-message.js';
+import { describeDiscordError } from '../src/discord/posting/discord-errors.js';
+import { commandPlaceProblem, missingFor } from '../src/discord/posting/preflight.js';
+import { headline } from '../src/discord/text/headline.js';
+import { fitMessage, quotePreview } from '../src/discord/posting/split-message.js';
 
 
 export const ask: Command = {

@@ -79,8 +79,8 @@ describe('the rules of a place have one home', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules.ts and its tool policy)', () => {
-    const home = new Set(['src/discord/rules.ts', 'src/discord/tool-policy.ts']);
+  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules/rules.ts and its tool policy)', () => {
+    const home = new Set(['src/discord/rules/rules.ts', 'src/discord/rules/tool-policy.ts']);
     const reads = /\bguildSettings\.get\(|\bstore\.get\(\s*scope\.guildId\s*\)/;
     const offenders = [...sourceFiles('src'), ...sourceFiles('app')]
       .filter((file) => !file.startsWith('src/state/') && !home.has(file) && reads.test(read(file)));

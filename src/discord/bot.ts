@@ -8,10 +8,10 @@ import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOpt
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
 import type { BotServices } from './services.js';
-import { handleFollowUp } from './follow-ups.js';
+import { handleFollowUp } from './messages/follow-ups.js';
 import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
-import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './thread-closure.js';
-import { NO_MENTIONS } from './mention-words.js';
+import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './runs/thread-closure.js';
+import { NO_MENTIONS } from './posting/mention-words.js';
 import { describeError } from '../errors.js';
 
 export interface BotOptions {

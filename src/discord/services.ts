@@ -17,12 +17,12 @@ import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults } from '../policy/index.js';
 import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
-import type { AttachmentLoader } from './attachment-document.js';
-import type { ApprovalRegistry } from './approvals.js';
+import type { AttachmentLoader } from './files/attachment-document.js';
+import type { ApprovalRegistry } from './turn/approvals.js';
 import type { PendingAsks } from './pending-asks.js';
-import type { RunRegistry } from './run-registry.js';
+import type { RunRegistry } from './runs/run-registry.js';
 import type { Turns } from './turn/pipeline.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 export interface BotServices {
   turns: TurnServices;

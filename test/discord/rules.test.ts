@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
-import { createRules } from '../../src/discord/rules.js';
+import { createRules } from '../../src/discord/rules/rules.js';
 import type { RunScope } from '../../src/policy/index.js';
 import { defaultGuildSettings, type GuildSettings } from '../../src/state/index.js';
 

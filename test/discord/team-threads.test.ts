@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadChannel } from 'discord.js';
-import { TAKEN_REACTION } from '../../src/discord/follow-ups.js';
-import type { TurnOutcome } from '../../src/discord/turn-outcome.js';
-import { threadTarget } from '../../src/discord/turn-target.js';
+import { TAKEN_REACTION } from '../../src/discord/messages/follow-ups.js';
+import type { TurnOutcome } from '../../src/discord/turn/outcome.js';
+import { threadTarget } from '../../src/discord/posting/target.js';
 import type { ScriptedReply } from '../fakes/openai-server.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 import { sleep, until } from './waiting.js';

@@ -8,7 +8,7 @@
 import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
 import type { Logger } from '../../logger.js';
 import type { RunScope } from '../../policy/index.js';
-import { refusalText } from '../usage-text.js';
+import { refusalText } from '../text/usage-text.js';
 import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicket } from '../../state/index.js';
 
 export interface AdmissionRules {

@@ -15,12 +15,12 @@
 import type { RunScope } from '../../policy/index.js';
 import { ThreadBusyError, type UsageTicket } from '../../state/index.js';
 import { describeError } from '../../errors.js';
-import { refusalText } from '../usage-text.js';
+import { refusalText } from '../text/usage-text.js';
 import { checkInput, decide } from './admission.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import { runTurn } from './run-turn.js';
-import type { TurnOutcome } from '../turn-outcome.js';
-import type { TurnTarget } from '../turn-target.js';
+import type { TurnOutcome } from './outcome.js';
+import type { TurnTarget } from '../posting/target.js';
 import type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
 
 export type { TurnDeps, TurnMessage, TurnRequest } from './types.js';

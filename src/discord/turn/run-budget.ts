@@ -7,7 +7,7 @@
 import type { CallBudget } from '../../agent/run-plan.js';
 import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
-import { budgetRefusedNote } from '../usage-text.js';
+import { budgetRefusedNote } from '../text/usage-text.js';
 import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../../state/index.js';
 
 /** The budget of one run, and the refusal that ended it, if one did. */

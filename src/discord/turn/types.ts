@@ -9,10 +9,10 @@ import type { Logger } from '../../logger.js';
 import type { RunScope } from '../../policy/index.js';
 import type { Author, ConversationStore, GuildSettingsStore, LimitName, ThreadQueue, TokenCounter } from '../../state/index.js';
 import type { AdmissionRules } from './admission.js';
-import type { ApprovalRegistry } from '../approvals.js';
-import type { AttachmentReader, AttachmentRef } from '../attachments.js';
-import type { RunRegistry } from '../run-registry.js';
-import type { Rules } from '../rules.js';
+import type { ApprovalRegistry } from './approvals.js';
+import type { AttachmentReader, AttachmentRef } from '../files/attachments.js';
+import type { RunRegistry } from '../runs/run-registry.js';
+import type { Rules } from '../rules/rules.js';
 
 /** What starting a turn needs, by concern; built once by the composition root. */
 export interface TurnDeps {

@@ -6,11 +6,11 @@
 import type { AgentEvent } from '../../agent/types.js';
 import { formatMs } from '../../duration.js';
 import type { DisplayLevel } from '../../policy/index.js';
-import type { AnswerStream } from '../answer-stream.js';
-import { formatStep } from '../format-steps.js';
-import type { FileOut } from '../message-mirror.js';
-import type { StepLog } from '../step-log.js';
-import { filesCaption, filesOut } from '../tool-files.js';
+import type { AnswerStream } from '../posting/answer-stream.js';
+import { formatStep } from '../posting/format-steps.js';
+import type { FileOut } from '../posting/message-mirror.js';
+import type { StepLog } from '../posting/step-log.js';
+import { filesCaption, filesOut } from '../posting/tool-files.js';
 
 /** Shows "typing…" while nothing else is visibly happening. */
 export interface TypingIndicator {

@@ -3,12 +3,12 @@
  * observation shortened in a code block, and the answer as its own message with its sources.
  * Pure functions: no discord.js, so they are tested on their own.
  */
-import { describeAction } from '../agent/describe.js';
-import type { Source } from '../agent/tool.js';
-import type { AgentEvent, AgentResult } from '../agent/types.js';
-import { formatMs } from '../duration.js';
+import { describeAction } from '../../agent/describe.js';
+import type { Source } from '../../agent/tool.js';
+import type { AgentEvent, AgentResult } from '../../agent/types.js';
+import { formatMs } from '../../duration.js';
 import { closeOpenFence, graphemeBoundary } from './split-message.js';
-import type { DisplayLevel } from '../policy/index.js';
+import type { DisplayLevel } from '../../policy/index.js';
 
 const OBSERVATION_PREVIEW = 400;
 const THOUGHT_PREVIEW = 600;

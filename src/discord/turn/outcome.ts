@@ -3,7 +3,7 @@
  * the outcome into a reply and never reads half a dozen optional fields its own way.
  */
 import type { Message } from 'discord.js';
-import type { AgentResult } from '../agent/types.js';
+import type { AgentResult } from '../../agent/types.js';
 
 export type TurnOutcome =
   /** The answer is posted; `answerMessage` is its first message. */

@@ -14,7 +14,7 @@
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import {
   approvalMode,
   channelSettings,
@@ -25,8 +25,8 @@ import {
   type ChannelDefaults,
   type ChannelSettings,
   type RunScope,
-} from '../policy/index.js';
-import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../state/index.js';
+} from '../../policy/index.js';
+import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../../state/index.js';
 
 /** The rules where one member asks, in one channel. */
 export interface PlaceRules {

@@ -9,8 +9,8 @@
  * nothing runs, the journal is emptied, so it stays a few entries long.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
-import type { JournalEntry, RunJournalStore } from '../state/index.js';
+import type { Logger } from '../../logger.js';
+import type { JournalEntry, RunJournalStore } from '../../state/index.js';
 import type { ActiveRun, RunObserver } from './run-registry.js';
 
 /** What recovery does in Discord; implemented over the REST API (`journal-discord.ts`). */

@@ -5,13 +5,13 @@
  * starter like any message, so usage limits count it.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags } from 'discord.js';
-import type { RunScope } from '../policy/index.js';
-import type { Author } from '../state/index.js';
-import { customIdRest, type ButtonEntry } from './interaction-entry.js';
-import { displayNameOf, scopeOf } from './interaction-info.js';
-import { NO_MENTIONS } from './mention-words.js';
-import { threadTarget, type TurnTarget } from './turn-target.js';
-import { privateNotice, type TurnOutcome } from './turn-outcome.js';
+import type { RunScope } from '../../policy/index.js';
+import type { Author } from '../../state/index.js';
+import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
+import { displayNameOf, scopeOf } from '../interaction-info.js';
+import { NO_MENTIONS } from '../posting/mention-words.js';
+import { threadTarget, type TurnTarget } from '../posting/target.js';
+import { privateNotice, type TurnOutcome } from '../turn/outcome.js';
 
 /** What the continuing turn says, as the starter's message (stored, so the thread's memory shows it). */
 export const CONTINUE_TEXT = 'Continue: you stopped at the step limit. Carry on from what you have found so far, with a fresh set of steps.';

@@ -3,9 +3,9 @@
  * with Discord's own markup (`<t:…:f>` times in the reader's zone, `<@id>` names). The entries themselves
  * are pure policy (src/policy/audit.ts).
  */
-import { escapeDisplayName } from '../agent/clean-text.js';
-import type { ChangeRecord } from '../policy/index.js';
-import type { AuditEntry } from '../state/guild-settings-schema.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import type { ChangeRecord } from '../../policy/index.js';
+import type { AuditEntry } from '../../state/guild-settings-schema.js';
 
 /** Discord's limit on how many entries `/tools audit` may show in one reply. */
 export const AUDIT_SHOW_MAX = 25;

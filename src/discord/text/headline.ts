@@ -4,7 +4,7 @@
  * open to swallow it.
  */
 import { escapeDisplayName } from '../../agent/clean-text.js';
-import { closeOpenFence, fitMessage, graphemeBoundary } from '../split-message.js';
+import { closeOpenFence, fitMessage, graphemeBoundary } from '../posting/split-message.js';
 
 /** `**Alice** asked: …` (or `asked about this message`), the question cut at 1,500 characters. */
 export function headline(name: string, question: string, verb = 'asked'): string {

@@ -4,11 +4,11 @@
  * moderation commands and by tool approvals alike, so there is one way an action gets audited.
  */
 import type { Client } from 'discord.js';
-import { describeError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { withAuditEntry, type ChangeRecord } from '../policy/index.js';
-import type { GuildSettings, GuildSettingsStore } from '../state/index.js';
-import { NO_MENTIONS } from './mention-words.js';
+import { describeError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { withAuditEntry, type ChangeRecord } from '../../policy/index.js';
+import type { GuildSettings, GuildSettingsStore } from '../../state/index.js';
+import { NO_MENTIONS } from '../posting/mention-words.js';
 
 export interface AuditDeps {
   guildSettings: Pick<GuildSettingsStore, 'update'>;

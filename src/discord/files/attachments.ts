@@ -5,8 +5,8 @@
  * Discord's CDN (`cdn.discordapp.com`, `media.discordapp.net`, over https), never past a size cap,
  * within a timeout, and without following redirects: an attachment URL cannot send the bot elsewhere.
  */
-import { cleanText } from '../agent/clean-text.js';
-import type { ContentPart } from '../agent/types.js';
+import { cleanText } from '../../agent/clean-text.js';
+import type { ContentPart } from '../../agent/types.js';
 import { fileKind, formatBytes } from './attachment-kinds.js';
 
 /** An attachment as Discord describes it (discord.js's `Attachment` fits). */

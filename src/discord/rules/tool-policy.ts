@@ -4,10 +4,10 @@
  * and resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
  * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change.
  */
-import type { AllowedTools, RunScope } from '../policy/index.js';
-import type { Logger } from '../logger.js';
-import type { GuildSettingsStore } from '../state/index.js';
-import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from '../policy/index.js';
+import type { AllowedTools, RunScope } from '../../policy/index.js';
+import type { Logger } from '../../logger.js';
+import type { GuildSettingsStore } from '../../state/index.js';
+import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from '../../policy/index.js';
 
 
 /** A tool held back in a guild because it changed since a moderator enabled it. */

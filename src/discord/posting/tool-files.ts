@@ -2,7 +2,7 @@
  * Files tools hand back (charts), as the thread posts them: at their step in the step log, and with
  * the answer. A message takes at most 10 files; where the bot may not attach files, the answer says so.
  */
-import type { ToolAttachment } from '../agent/tool.js';
+import type { ToolAttachment } from '../../agent/tool.js';
 import type { FileOut } from './message-mirror.js';
 
 /** Discord's limit of files on one message. */

@@ -4,8 +4,8 @@
  */
 import { ButtonStyle, ComponentType, Routes, type Client } from 'discord.js';
 import type { RecoveryActions } from './run-journal.js';
-import { fitMessage, MESSAGE_LIMIT } from './split-message.js';
-import { STOP_PREFIX } from './stop-button.js';
+import { fitMessage, MESSAGE_LIMIT } from '../posting/split-message.js';
+import { STOP_PREFIX } from '../buttons/stop.js';
 
 const NO_MENTIONS = { parse: [] as never[] };
 

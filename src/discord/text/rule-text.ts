@@ -5,8 +5,8 @@
  * pure policy (src/policy/resolve-access.ts); this only writes them as sentences for `/tools` replies
  * and the audit log.
  */
-import type { AccessSource, RuleTarget, ToolAccess } from '../policy/index.js';
-import type { ToolRule } from '../state/guild-settings-schema.js';
+import type { AccessSource, RuleTarget, ToolAccess } from '../../policy/index.js';
+import type { ToolRule } from '../../state/guild-settings-schema.js';
 
 /** The precedence, in one line, for the footer of `/tools list` and the README. */
 export const PRECEDENCE_NOTE =

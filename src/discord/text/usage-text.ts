@@ -3,9 +3,9 @@
  * Discord timestamp that shows in the reader's own time zone), the note when a run stops at a token
  * budget, and the `/usage` replies, in Discord's markup. Pure functions; every text fits one message.
  */
-import { formatUsd } from '../state/usage/model-prices.js';
-import type { GuildUsageReport, MemberUsageReport, Refusal, UsageTotals } from '../state/usage/types.js';
-import { escapeDisplayName } from '../agent/clean-text.js';
+import { formatUsd } from '../../state/usage/model-prices.js';
+import type { GuildUsageReport, MemberUsageReport, Refusal, UsageTotals } from '../../state/usage/types.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 /** `<t:…:R>` renders as "in 23 minutes" in the reader's client. */

@@ -4,9 +4,9 @@
  * may stop it; others get a private note saying so.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import type { Logger } from '../logger.js';
-import { customIdRest, type ButtonEntry } from './interaction-entry.js';
-import type { RunRegistry } from './run-registry.js';
+import type { Logger } from '../../logger.js';
+import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
+import type { RunRegistry } from '../runs/run-registry.js';
 
 /** The start of a Stop button's custom id; the run's id follows (run recovery rebuilds a disabled one). */
 export const STOP_PREFIX = 'stop:';

@@ -4,8 +4,8 @@
  * else is told who may.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits } from 'discord.js';
-import { customIdRest, type ButtonEntry } from './interaction-entry.js';
-import { displayNameOf } from './interaction-info.js';
+import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
+import { displayNameOf } from '../interaction-info.js';
 
 /** A person's decision on a waiting call. */
 export interface ApprovalDecision {

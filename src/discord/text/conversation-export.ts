@@ -5,9 +5,9 @@
  * (native protocol) or its Thought/Action/Observation turns (text protocol). Images are named, not
  * embedded. Pure functions: no Discord here.
  */
-import { contentText } from '../agent/content.js';
-import type { Usage } from '../agent/types.js';
-import type { Conversation, StoredMessage } from '../state/index.js';
+import { contentText } from '../../agent/content.js';
+import type { Usage } from '../../agent/types.js';
+import type { Conversation, StoredMessage } from '../../state/index.js';
 
 export type ExportStep =
   | { kind: 'question'; at: string; speaker: string; speakerId?: string; text: string }

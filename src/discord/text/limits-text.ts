@@ -3,8 +3,8 @@
  * words, the audit sentence for a change, and `/settings limits show`'s lines (exempt roles as Discord
  * role mentions). Which limits apply is pure policy (src/policy/limits.ts); this only writes it down.
  */
-import { LIMIT_NAMES, serverLimits, type LimitChange, type LimitSettings } from '../policy/index.js';
-import type { LimitName, UsageLimits } from '../state/usage/types.js';
+import { LIMIT_NAMES, serverLimits, type LimitChange, type LimitSettings } from '../../policy/index.js';
+import type { LimitName, UsageLimits } from '../../state/usage/types.js';
 
 /** How each limit reads in a sentence, its environment variable, and its `/settings limits set` option. */
 export const LIMIT_INFO: Readonly<Record<LimitName, { label: string; unit: string; env: string; option: string }>> = {

@@ -7,16 +7,16 @@
  * asks, in call order, so parallel calls wait one after another. The buttons are in approval-buttons.ts.
  */
 import type { Client, Message } from 'discord.js';
-import { escapeDisplayName } from '../agent/clean-text.js';
-import { describeAction } from '../agent/describe.js';
-import type { BeforeTool, ToolDecision } from '../agent/engine.js';
-import { formatMs } from '../duration.js';
-import type { Logger } from '../logger.js';
-import type { ApprovalMode, ChangeRecord } from '../policy/index.js';
-import { logChannelLine } from './audit-text.js';
-import { approvalButtons, type ApprovalDecision } from './approval-buttons.js';
-import { postToLogChannel, recordAudit, type AuditDeps } from './audit-trail.js';
-import type { TurnTarget } from './turn-target.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import { describeAction } from '../../agent/describe.js';
+import type { BeforeTool, ToolDecision } from '../../agent/engine.js';
+import { formatMs } from '../../duration.js';
+import type { Logger } from '../../logger.js';
+import type { ApprovalMode, ChangeRecord } from '../../policy/index.js';
+import { logChannelLine } from '../text/audit-text.js';
+import { approvalButtons, type ApprovalDecision } from '../buttons/approval.js';
+import { postToLogChannel, recordAudit, type AuditDeps } from '../rules/audit-trail.js';
+import type { TurnTarget } from '../posting/target.js';
 
 interface Pending {
   starterId: string;

@@ -4,8 +4,8 @@
  * forged or relayed payload must not make the bot fetch anything else), with no redirects, a size cap
  * checked before and while downloading, and one deadline. The type is checked before the download.
  */
-import { readCapped } from '../net/read-capped.js';
-import { cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../knowledge/index.js';
+import { readCapped } from '../../net/read-capped.js';
+import { cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../../knowledge/index.js';
 
 /** Where Discord serves attachments. */
 export const DISCORD_CDN_ORIGINS: readonly string[] = ['https://cdn.discordapp.com', 'https://media.discordapp.net'];

@@ -6,13 +6,13 @@
  * (turn/follow-up-batches.ts); each gets 👀 when a turn takes it.
  */
 import type { Message } from 'discord.js';
-import type { Logger } from '../logger.js';
-import type { AttachmentRef } from './attachments.js';
-import { displayNameOf, scopeOf } from './interaction-info.js';
-import { threadProblem } from './preflight.js';
-import type { Turns } from './turn/pipeline.js';
-import { NO_MENTIONS } from './mention-words.js';
-import { threadTarget } from './turn-target.js';
+import type { Logger } from '../../logger.js';
+import type { AttachmentRef } from '../files/attachments.js';
+import { displayNameOf, scopeOf } from '../interaction-info.js';
+import { threadProblem } from '../posting/preflight.js';
+import type { Turns } from '../turn/pipeline.js';
+import { NO_MENTIONS } from '../posting/mention-words.js';
+import { threadTarget } from '../posting/target.js';
 
 /** The text of a follow-up addressed to the bot, or undefined when the message is not one. */
 export function followUpText(message: Message, botId: string, messageContent: boolean): string | undefined {
