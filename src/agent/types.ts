@@ -2,6 +2,7 @@
  * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
+import type { Interruption } from './run-state.js';
 import type { Source, ToolAttachment, ToolImage } from './tool.js';
 
 export interface ToolCall {
@@ -106,15 +107,17 @@ export type ProtocolSetting = Protocol | 'auto';
 /**
  * Why a run ended. At 'step-limit' and 'token-budget' the model was asked for a last answer without
  * tools; `answer` is set when it gave one. A run whose shared call budget refused its next call also
- * ends 'token-budget', with no further call and the refusal as its `error`.
+ * ends 'token-budget', with no further call and the refusal as its `error`. A run that reached a call
+ * needing a person's approval ends 'interrupted', with the state to resume from (`interruption`).
  */
-export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error';
+export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error' | 'interrupted';
 
 /** Why an answer is incomplete: the reply hit MODEL_MAX_TOKENS, or the provider's content filter cut it. */
 export type CutOff = 'length' | 'content-filter';
 
 export type AgentEvent =
-  | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[] }
+  /** `resumed`: the run goes on from an interruption (its earlier steps were shown then). */
+  | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[]; resumed?: boolean }
   /**
    * Text as the model writes it. `answer` text of a step is provisional until the step's reply ends:
    * in the native protocol a reply's text is only known to be the thought once tool calls follow it,
@@ -165,4 +168,6 @@ export interface AgentResult {
   /** Messages this run added after the input history: what the conversation store appends. */
   messages: ChatMessage[];
   error?: { code: string; message: string };
+  /** Reason 'interrupted': the state to resume from and the calls waiting for a person. */
+  interruption?: Interruption;
 }
