@@ -104,7 +104,7 @@ export const reset: Command = {
       const name = escapeDisplayName(displayNameOf(interaction.member, interaction.user));
       try {
         // Give up what waits, stop what runs (it saves nothing), then reset in the thread's queue: before anything new.
-        const dropped = ctx.turns.dropWaiting(threadId);
+        const dropped = await ctx.turns.dropWaiting(interaction.client, threadId);
         for (const run of ctx.turns.runs.inThread(threadId)) ctx.turns.runs.stop(run.id, 'reset');
         const unanswered = dropped > 0 ? ` The ${dropped === 1 ? 'message' : `${dropped} messages`} waiting for an answer ${dropped === 1 ? 'was' : 'were'} dropped with it.` : '';
         await ctx.turns.queue.run(threadId, async () => {

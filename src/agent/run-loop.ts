@@ -75,7 +75,7 @@ export class RunLoop {
     }
     if (ending.reason === 'error' && ending.error) this.emit({ type: 'error', ...ending.error });
     const durationMs = plan.clock() - started;
-    this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs });
+    this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs, ...(ending.error ? { error: ending.error } : {}) });
     return {
       reason: ending.reason,
       answer: ending.answer,

@@ -1,56 +1,30 @@
 /**
- * Approve and Deny under a tool call that waits for a person (see approvals.ts for the wait itself):
- * their custom ids, their builder and their handler. The run's starter or a moderator decides; anyone
- * else is told who may.
+ * Approve and Deny under a tool call that waits for a person (turn/approvals.ts keeps the wait, in the
+ * shared storage): anyone whose message the turn answers, or a moderator, decides; anyone else is told
+ * who may. The decision is taken once however many press at once, and the last one resumes the turn.
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
 import { displayNameOf } from '../interaction-info.js';
-
-/** A person's decision on a waiting call. */
-export interface ApprovalDecision {
-  approved: boolean;
-  by: { id: string; name: string };
-}
-
-/**
- * What the buttons use of the calls waiting for a person (`ApprovalRegistry` in approvals.ts, which
- * has all of it; said here rather than imported, since approvals.ts builds these buttons).
- */
-export interface WaitingApprovals {
-  /** Who started the run of the call waiting under `key`; undefined when it no longer waits. */
-  starterOf(key: string): string | undefined;
-  settle(key: string, decision: ApprovalDecision): boolean;
-}
+import { APPROVAL_PREFIX, approvalRow } from '../posting/run-components.js';
+import type { Turns } from '../turn/pipeline.js';
 
 export const approvalButtons = {
   kind: 'button',
-  prefix: 'approve:',
+  prefix: APPROVAL_PREFIX,
+  build: approvalRow,
 
-  /** The Approve and Deny buttons for the call waiting under `key` (`runId:callId`). */
-  build(key: string) {
-    return new ActionRowBuilder<ButtonBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(`${approvalButtons.prefix}${key}:yes`).setLabel('Approve').setStyle(ButtonStyle.Success),
-      new ButtonBuilder().setCustomId(`${approvalButtons.prefix}${key}:no`).setLabel('Deny').setStyle(ButtonStyle.Secondary),
-    );
-  },
-
-  async handle(interaction, { turns: { approvals } }) {
-    const rest = customIdRest(approvalButtons, interaction.customId);
-    const key = rest.slice(0, rest.lastIndexOf(':'));
-    const approved = rest.endsWith(':yes');
-    const starter = approvals.starterOf(key);
-    if (starter === undefined) {
-      await interaction.reply({ content: 'This call was already decided, or its run has ended.', flags: MessageFlags.Ephemeral });
-      return;
-    }
+  async handle(interaction, { turns }) {
+    const [id = '', index = '', verdict] = customIdRest(approvalButtons, interaction.customId).split(':');
+    // Acknowledged before storage is read, privately: what the presser is told is for them alone.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const say = (content: string) => interaction.editReply({ content }).then(() => undefined);
+    const askers = await turns.waitingAskers(id);
+    if (!askers) return say('This call was already decided, or its run has ended.');
     const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) || interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild);
-    if (interaction.user.id !== starter && !moderator) {
-      await interaction.reply({ content: 'Only the person who asked, or a moderator, can approve or deny this call.', flags: MessageFlags.Ephemeral });
-      return;
-    }
-    // Acknowledged without a new message: the request is edited to show the decision.
-    await interaction.deferUpdate();
-    approvals.settle(key, { approved, by: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) } });
+    if (!askers.includes(interaction.user.id) && !moderator) return say('Only the person who asked, or a moderator, can approve or deny this call.');
+    const approved = verdict === 'yes';
+    const pressed = await turns.decide(interaction.client, id, Number(index), { approved, by: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) } }, interaction.message.id);
+    await say(pressed.ok ? (approved ? 'Approved: the run goes on.' : 'Denied: the run goes on without it.') : pressed.message);
   },
-} satisfies ButtonEntry<{ turns: { approvals: WaitingApprovals } }>;
+} satisfies ButtonEntry<{ turns: Pick<Turns, 'waitingAskers' | 'decide'> }>;

@@ -1,43 +1,50 @@
 /**
- * The Stop button under a running log: its custom id, its builder and its handler. The person who
- * started the run, anyone whose message it answers, or anyone who can manage messages in the channel
- * may stop it; others get a private note saying so.
+ * The Stop button under a run's log: the person who started the run, anyone whose message it answers,
+ * or anyone who can manage messages in the channel may stop it; others get a private note saying so.
+ * It stops a run going on now, or a turn that waits for an approval (its log keeps the button).
  */
-import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { MessageFlags, PermissionFlagsBits, type ButtonInteraction } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
+import { STOP_PREFIX, stopRow } from '../posting/run-components.js';
 import type { RunRegistry } from '../runs/run-registry.js';
+import type { Turns } from '../turn/pipeline.js';
 
-/** The start of a Stop button's custom id; the run's id follows (run recovery rebuilds a disabled one). */
-export const STOP_PREFIX = 'stop:';
+export { STOP_PREFIX } from '../posting/run-components.js';
+
+const WHO_MAY = 'Only the person who asked, or a moderator, can stop this run.';
+
+const moderator = (interaction: ButtonInteraction) => interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
 
 export const stopButton = {
   kind: 'button',
   prefix: STOP_PREFIX,
+  build: (runId: string) => [stopRow(runId)],
 
-  /** The action row with the Stop button for run `runId`. */
-  build(runId: string) {
-    return [new ActionRowBuilder<ButtonBuilder>().addComponents(
-      new ButtonBuilder().setCustomId(`${STOP_PREFIX}${runId}`).setLabel('Stop').setStyle(ButtonStyle.Danger),
-    )];
-  },
-
-  async handle(interaction, { turns: { runs }, runtime: { logger } }) {
+  async handle(interaction, { turns, runtime: { logger } }) {
     const runId = customIdRest(stopButton, interaction.customId);
-    const run = runs.get(runId);
-    if (!run) {
-      await interaction.reply({ content: 'That run has already finished.', flags: MessageFlags.Ephemeral });
-      return;
-    }
-    const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) ?? false;
+    const run = turns.runs.get(runId);
+    if (!run) return stopWaiting(interaction, runId, turns, logger);
     const asker = interaction.user.id === run.starterId || (run.askers?.includes(interaction.user.id) ?? false);
-    if (!asker && !moderator) {
-      await interaction.reply({ content: 'Only the person who asked, or a moderator, can stop this run.', flags: MessageFlags.Ephemeral });
+    if (!asker && !moderator(interaction)) {
+      await interaction.reply({ content: WHO_MAY, flags: MessageFlags.Ephemeral });
       return;
     }
     // Acknowledge without a new message: the log loses its button when the run ends, and the thread says it stopped.
     await interaction.deferUpdate();
-    runs.stop(runId, 'user');
+    turns.runs.stop(runId, 'user');
     logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
   },
-} satisfies ButtonEntry<{ turns: { runs: RunRegistry }; runtime: { logger: Logger } }>;
+} satisfies ButtonEntry<{ turns: Pick<Turns, 'waitingAskers' | 'stopWaiting'> & { runs: RunRegistry }; runtime: { logger: Logger } }>;
+
+/** No run goes on under this id: it may be a turn waiting for an approval, kept in storage. */
+async function stopWaiting(interaction: ButtonInteraction, id: string, turns: Pick<Turns, 'waitingAskers' | 'stopWaiting'>, logger: Logger): Promise<void> {
+  // Acknowledged before storage is read (privately: only a refusal has something to say).
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  const askers = await turns.waitingAskers(id);
+  if (!askers) return void (await interaction.editReply({ content: 'That run has already finished.' }));
+  if (!askers.includes(interaction.user.id) && !moderator(interaction)) return void (await interaction.editReply({ content: WHO_MAY }));
+  const stopped = await turns.stopWaiting(interaction.client, id);
+  await interaction.editReply({ content: stopped ? 'Stopped.' : 'That run has already finished.' });
+  if (stopped) logger.info({ runId: id, by: interaction.user.id }, 'a run waiting for approval was stopped from Discord');
+}

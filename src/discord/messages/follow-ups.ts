@@ -49,23 +49,25 @@ export async function handleFollowUp(message: Message, turns: Turns, messageCont
     logger?.warn({ ...logFields, problem }, 'follow-up not answered: the bot cannot post in this thread (no model call made)');
     return;
   }
-  const outcome = await turns.start({
+  const scope = scopeOf(message, message.member);
+  const tell = (content: string) => message.reply({ content, allowedMentions: NO_MENTIONS }).then(() => undefined, () => undefined);
+  const input = turns.checkInput(scope, text);
+  if (!input.ok) return tell(input.message);
+  await turns.start({
+    kind: 'follow-up',
+    thread: threadTarget(thread),
     request: {
-      scope: scopeOf(message, message.member),
+      scope,
       author: { id: message.author.id, name: displayNameOf(message.member, message.author) },
-      text,
+      text: input.text,
       logFields,
       attachments: attachmentsOf(message),
+      messageId: message.id,
     },
-    thread: threadTarget(thread),
     // Not awaited by the turn: a reaction must never hold up the answer (and needs Add Reactions).
     taken: () => void message.react(TAKEN_REACTION).catch(() => undefined),
+    tell,
   });
-  // Answered, stopped or failed: the thread shows it. Not taken (a limit, a thread too busy): the
-  // person is told why, under their message.
-  if (outcome.kind === 'refused' || outcome.kind === 'busy') {
-    await message.reply({ content: outcome.message, allowedMentions: NO_MENTIONS }).catch(() => undefined);
-  }
 }
 
 /** Put under a follow-up when a turn takes it: "seen, being answered". */

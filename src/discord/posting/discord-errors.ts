@@ -4,6 +4,7 @@
 import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField } from 'discord.js';
 
 export const DiscordCode = {
+  UnknownChannel: 10003,
   UnknownInteraction: 10062,
   MissingAccess: 50001,
   MissingPermissions: 50013,

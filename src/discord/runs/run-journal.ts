@@ -35,6 +35,11 @@ export interface DeadRun {
 export const INTERRUPTED_NOTE = '⏹️ Interrupted: the bot restarted before this run finished. Ask again to get an answer.';
 
 export class RunJournal implements RunObserver {
+  /** The journal's name: one per process, or per shard when sharded. */
+  static nameFor(shard: { id: number } | undefined): string {
+    return shard ? `shard-${shard.id}` : 'main';
+  }
+
   /** This process lifetime: its own entries are never taken for a dead process's. */
   readonly boot = randomUUID().slice(0, 12);
   private chain: Promise<void>;

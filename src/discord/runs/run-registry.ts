@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Why a run was stopped: Stop pressed, the bot shutting down, `/reset` (nothing of the run is kept), its
- * thread closed by a moderator, or Discord refusing the bot's posts there.
+ * Why a run was stopped: Stop pressed, the bot shutting down, `/reset` or the question deleted by its
+ * author (nothing of the run is kept), its thread closed by a moderator, or Discord refusing the bot's
+ * posts there.
  */
-export type StopCause = 'user' | 'shutdown' | 'reset' | PostingEndedCause;
+export type StopCause = 'user' | 'shutdown' | 'reset' | 'deleted' | PostingEndedCause;
 
 /** A thread closed under a run: nothing more may be posted there (and nothing is posted into an archived one). */
 export type ThreadClosedCause = 'thread-locked' | 'thread-archived' | 'thread-deleted';
@@ -62,12 +63,12 @@ export class RunRegistry {
   }
 
   /** Register a run; call the returned `finish` when it has posted its last message. */
-  start(info: { threadId: string; guildId?: string; starterId: string; askers?: string[]; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
+  start(info: { id?: string; threadId: string; guildId?: string; starterId: string; askers?: string[]; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     const run: ActiveRun = {
       ...info,
-      id: this.newId(),
+      id: info.id ?? this.newId(),
       controller: new AbortController(),
       done,
       onMessage: (channelId, messageId) => this.observer?.message(run, channelId, messageId),

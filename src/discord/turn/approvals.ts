@@ -1,128 +1,94 @@
 /**
- * Approval before risky tools. A call to a tool a moderator marked `ask` (`/tools approval`) waits:
- * the thread shows the call and its input with Approve and Deny buttons, which the run's starter or a
- * moderator may press (anyone else is told who may). Deny, or no decision within APPROVAL_TIMEOUT_MS,
- * gives the model an observation saying the call was not approved, and the run goes on; Stop still
- * ends the run while it waits. Every decision is audited. The engine's manual-mode hook (`beforeTool`)
- * asks, in call order, so parallel calls wait one after another. The buttons are in approval-buttons.ts.
+ * Approval before risky tools, as an interruption. A call to a tool a moderator marked `ask`
+ * (`/tools approval`) stops the run with its state (the engine's `approval` rule); the turn keeps that
+ * state in the shared storage (waiting-turns.ts), asks in the thread with Approve and Deny, and gives
+ * back its concurrency slot: a turn waiting for a person holds nothing but its record. The calls of one
+ * step are asked about one at a time, in call order. Whoever decides, in whichever process holds the
+ * guild and however much later, resumes the turn from that state; Stop (still on the step log) ends it.
  */
-import type { Client, Message } from 'discord.js';
-import { escapeDisplayName } from '../../agent/clean-text.js';
 import { describeAction } from '../../agent/describe.js';
-import type { BeforeTool, ToolDecision } from '../../agent/engine.js';
+import type { Interruption, NeedsApproval } from '../../agent/engine.js';
 import { formatMs } from '../../duration.js';
-import type { Logger } from '../../logger.js';
-import type { ApprovalMode, ChangeRecord } from '../../policy/index.js';
-import { logChannelLine } from '../text/audit-text.js';
-import { approvalButtons, type ApprovalDecision } from '../buttons/approval.js';
-import { postToLogChannel, recordAudit, type AuditDeps } from '../rules/audit-trail.js';
-import type { TurnTarget } from '../posting/target.js';
+import type { RunScope } from '../../policy/index.js';
+import type { NewMessage, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
+import { approvalRow } from '../posting/run-components.js';
+import type { MessageRef } from '../posting/target.js';
+import type { Rules } from '../rules/rules.js';
+import type { TurnOutcome } from './outcome.js';
+import type { ThreadView } from './thread-view.js';
+import { askersOf, type TurnRecord } from './record.js';
 
-interface Pending {
-  starterId: string;
-  decide(decision: ApprovalDecision): void;
+/** What the Discord layer keeps of a waiting turn beside the engine's state (the record's `turn`). */
+export interface WaitingTurn {
+  v: 1;
+  turn: TurnRecord;
+  /** The people's messages as the model was given them (files read), saved with the exchange at its end. */
+  asked: NewMessage[];
+  /** The step log message that carries the Stop button while it waits. */
+  stopMessage?: MessageRef;
 }
 
-/** Calls waiting for a person, by `runId:callId`: the buttons find their call here. */
-export class ApprovalRegistry {
-  private readonly pending = new Map<string, Pending>();
-
-  wait(key: string, starterId: string): { decision: Promise<ApprovalDecision>; cancel(): void } {
-    let decide!: (d: ApprovalDecision) => void;
-    const decision = new Promise<ApprovalDecision>((resolve) => (decide = resolve));
-    this.pending.set(key, { starterId, decide });
-    return { decision, cancel: () => this.pending.delete(key) };
-  }
-
-  /** Settle a waiting call; false when it is no longer waiting. */
-  settle(key: string, decision: ApprovalDecision): boolean {
-    const waiting = this.pending.get(key);
-    if (!waiting) return false;
-    this.pending.delete(key);
-    waiting.decide(decision);
-    return true;
-  }
-
-  starterOf(key: string): string | undefined {
-    return this.pending.get(key)?.starterId;
-  }
+/** The Discord layer's part of a waiting record. */
+export function waitingTurnOf(record: WaitingTurnRecord): WaitingTurn {
+  return record.turn as WaitingTurn;
 }
 
-/** What a run's approval gate needs. */
-export interface ApprovalGateDeps {
-  registry: ApprovalRegistry;
-  target: TurnTarget;
-  runId: string;
-  starterId: string;
-  guildId: string | null;
-  signal: AbortSignal;
+/** Whether a call waits for a person where the turn's payer asked: read at each call, so a change applies at once. */
+export function approvalRule(rules: Rules, scope: RunScope): NeedsApproval {
+  return async ({ tool }) => (await rules.at(scope).approvalMode(tool)) === 'ask';
+}
+
+/** A call as a person is shown it: one line of code, never long enough to bury the buttons. */
+export function shownCall(tool: string, input: unknown): string {
+  const described = describeAction(tool, input);
+  return `\`${(described.length > 300 ? `${described.slice(0, 299)}…` : described).replace(/`/g, 'ˋ')}\``;
+}
+
+export function requestText(described: string, timeoutMs: number): string {
+  return `🔐 **Approval needed** before I run ${described}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(timeoutMs)}.`;
+}
+
+export interface WaitDeps {
+  store: WaitingTurnStore;
   timeoutMs: number;
-  /** Whether calls to `tool` wait for approval here (read from the guild's settings at each call). */
-  modeOf(tool: string): Promise<ApprovalMode>;
-  /** Before the request is posted: the step log writes out what it has, and continues below it. */
-  beforePosting(): Promise<void>;
-  audit: AuditDeps & { logger: Logger; client: Client };
+  now: () => Date;
 }
 
-/** The `beforeTool` hook for one run. */
-export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
-  return async (call) => {
-    if ((await deps.modeOf(call.tool)) === 'auto') return { kind: 'run' };
-    const key = `${deps.runId}:${call.callId}`;
-    const described = describeAction(call.tool, call.input);
-    const shown = `\`${described.length > 300 ? `${described.slice(0, 299)}…` : described}\``.replace(/`{3,}/g, '`');
-    await deps.beforePosting();
-    const { decision, cancel } = deps.registry.wait(key, deps.starterId);
-    let request: Message;
-    try {
-      request = await deps.target.send({
-        content: `🔐 **Approval needed** before I run ${shown}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(deps.timeoutMs)}.`,
-        components: [approvalButtons.build(key)],
-      });
-    } catch (error) {
-      cancel();
-      deps.audit.logger.warn({ err: error, runId: deps.runId }, 'could not post an approval request; the call is not run');
-      return { kind: 'observe', text: `The call ${described} was not run: it needs a person's approval, and the request for it could not be posted.` };
-    }
-    const outcome = await waitFor(decision, deps.signal, deps.timeoutMs);
-    cancel();
-    const verdict = outcome === 'stopped' ? '⏹️ Not run: the run was stopped.' : outcome === 'timeout'
-      ? `⌛ Not run: no decision within ${formatMs(deps.timeoutMs)}.`
-      : `${outcome.approved ? '✅ Approved' : '⛔ Denied'} by **${escapeDisplayName(outcome.by.name)}**.`;
-    await deps.target.edit(request, { content: `🔐 ${shown}\n${verdict}`, components: [] }).catch(() => undefined);
-    if (outcome === 'stopped') return { kind: 'stop' };
-    await audited(deps, outcome, described);
-    if (outcome !== 'timeout' && outcome.approved) return { kind: 'run' };
-    const why = outcome === 'timeout' ? `nobody approved it within ${formatMs(deps.timeoutMs)}` : 'a person denied it';
-    return { kind: 'observe', text: `The call ${described} was not run: ${why}. Carry on without it, or explain what you wanted it for.` } satisfies ToolDecision;
+/**
+ * The run stopped at calls that need a person: keep the turn, ask about the first call, and let the
+ * thread's log keep its Stop button. Resolves `waiting`, or undefined when the request could not be
+ * posted (the caller goes on without those calls).
+ */
+export async function waitForApproval(deps: WaitDeps, turn: TurnRecord, asked: NewMessage[], interruption: Interruption, view: ThreadView): Promise<TurnOutcome | undefined> {
+  const now = deps.now().getTime();
+  // A turn answering through an interaction can wait only while its webhook lives.
+  const expiresAt = Math.min(now + deps.timeoutMs, turn.place.kind === 'interaction' ? turn.place.expiresAt : Infinity);
+  const calls = interruption.waiting.map((c) => ({ callId: c.callId, tool: c.tool, described: shownCall(c.tool, c.input) }));
+  const waiting: WaitingTurn = { v: 1, turn, asked };
+  const record: WaitingTurnRecord = {
+    v: 1,
+    id: turn.id,
+    guildId: turn.messages[0]!.scope.guildId,
+    channelId: turn.place.kind === 'thread' ? turn.place.threadId : turn.place.channelId,
+    status: 'waiting',
+    createdAt: now,
+    expiresAt,
+    calls,
+    turn: waiting,
+    state: interruption.state,
   };
-}
-
-function waitFor(decision: Promise<ApprovalDecision>, signal: AbortSignal, timeoutMs: number): Promise<ApprovalDecision | 'timeout' | 'stopped'> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve('stopped');
-    const done = (value: ApprovalDecision | 'timeout' | 'stopped') => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve(value);
-    };
-    const onAbort = () => done('stopped');
-    const timer = setTimeout(() => done('timeout'), timeoutMs);
-    signal.addEventListener('abort', onAbort, { once: true });
-    void decision.then(done);
-  });
-}
-
-/** The decision in the guild's audit log and log channel. */
-async function audited(deps: ApprovalGateDeps, outcome: ApprovalDecision | 'timeout', described: string): Promise<void> {
-  if (!deps.guildId) return;
-  const record: ChangeRecord = outcome === 'timeout'
-    ? { actorId: deps.audit.client.user?.id ?? deps.starterId, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run \`${described.slice(0, 200)}\`: nobody approved it in time` }
-    : { actorId: outcome.by.id, actorName: outcome.by.name, action: outcome.approved ? 'tools.approval.approved' : 'tools.approval.denied', detail: `${outcome.approved ? 'approved' : 'denied'} \`${described.slice(0, 200)}\`` };
+  // Kept before it is asked: a press that comes at once finds the turn.
+  await deps.store.save(record);
+  let request;
   try {
-    const { logChannelId } = await recordAudit(deps.audit, deps.guildId, record);
-    await postToLogChannel(deps.audit.logger, deps.audit.client, deps.guildId, logChannelId, logChannelLine(record));
-  } catch (error) {
-    deps.audit.logger.error({ err: error, runId: deps.runId }, 'could not audit an approval decision');
+    request = await view.post({ content: requestText(calls[0]!.described, expiresAt - now), components: [approvalRow(`${turn.id}:0`)] });
+  } catch {
+    await deps.store.remove(turn.id).catch(() => undefined);
+    return undefined;
   }
+  await deps.store.update(turn.id, (r) => ({ ...r, calls: r.calls.map((c, i) => (i === 0 ? { ...c, messageId: request.id } : c)) }));
+  const stopMessage = await view.pause();
+  if (stopMessage) await deps.store.update(turn.id, (r) => ({ ...r, turn: { ...waitingTurnOf(r), stopMessage } }));
+  const who = askersOf(turn).length > 1 ? 'one of the people who asked' : 'the person who asked';
+  return { kind: 'waiting', message: `Waiting for ${who}, or a moderator, to approve a tool call in the thread.` };
 }

@@ -1,7 +1,8 @@
 /**
- * What a thread shows of a run as its events arrive: steps in the step log (thoughts streaming into it
- * at the `full` level), the answer streaming into its own messages, and a typing indicator while the
- * model thinks before its first words. Pure bookkeeping over the three outputs; no Discord calls here.
+ * How a run's events show in the thread as they arrive: steps in the step log (thoughts streaming into
+ * it at the `full` level), the answer streaming into its own messages, and a typing indicator while the
+ * model thinks before its first words. Pure bookkeeping over the three outputs, for the thread view
+ * (thread-view.ts), which owns them and posts; no Discord calls here.
  */
 import type { AgentEvent } from '../../agent/types.js';
 import { formatMs } from '../../duration.js';
@@ -20,7 +21,7 @@ export interface TypingIndicator {
   stop(): void;
 }
 
-export class TurnView<H> {
+export class StepRenderer<H> {
   /** A step's thought text so far, while it streams. */
   private readonly thoughts = new Map<number, string>();
   /** The step whose text is streaming into the answer, if any. */

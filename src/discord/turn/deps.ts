@@ -1,20 +1,17 @@
 /**
- * The vocabulary of a turn: what starting one needs (TurnDeps, built once by the composition root) and a
- * person's message in it. Apart from pipeline.ts so the modules a turn uses (the runner, the batches) can
- * name them without importing the pipeline that imports them.
+ * What starting a turn needs, by concern: built once by the composition root and handed to the
+ * pipeline (pipeline.ts), which hands each step what it uses.
  */
 import type { Engine } from '../../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
-import type { RunScope } from '../../policy/index.js';
-import type { Author, ConversationStore, GuildSettingsStore, LimitName, ThreadQueue, TokenCounter } from '../../state/index.js';
-import type { AdmissionRules } from './admission.js';
-import type { ApprovalRegistry } from './approvals.js';
-import type { AttachmentReader, AttachmentRef } from '../files/attachments.js';
-import type { RunRegistry } from '../runs/run-registry.js';
+import type { ChangeRecord, RunScope } from '../../policy/index.js';
+import type { ConversationStore, LimitName, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
+import type { AttachmentReader } from '../files/attachments.js';
 import type { Rules } from '../rules/rules.js';
+import type { RunRegistry } from '../runs/run-registry.js';
+import type { AdmissionRules } from './admission.js';
 
-/** What starting a turn needs, by concern; built once by the composition root. */
 export interface TurnDeps {
   engine: Engine;
   /** The client for the model a place uses (a channel's model setting, or the default). */
@@ -38,12 +35,14 @@ export interface TurnDeps {
   pacing: { stepLogIntervalMs: number; answerEditIntervalMs: number };
   /** Reads files attached to questions (images for vision models, text files); without it files get a note. */
   attachments?: AttachmentReader;
-  /** Calls to tools in `ask` mode wait for a person (`/tools approval`). */
+  /** Calls to tools in `ask` mode stop the run until a person decides (`/tools approval`). */
   approvals: {
-    registry: ApprovalRegistry;
+    /** Where waiting turns are kept (the shared storage). */
+    store: WaitingTurnStore;
+    /** How long a turn waits before it ends with a note (APPROVAL_TIMEOUT_MS). */
     timeoutMs: number;
-    /** Where decisions are audited. */
-    guildSettings: Pick<GuildSettingsStore, 'update'>;
+    /** The audit writer: each decision goes into the guild's audit log and log channel. */
+    audit(guildId: string, record: ChangeRecord): Promise<void>;
   };
   /** How many waiting messages one turn takes; defaults in follow-up-batches.ts. */
   batch?: { maxMessages?: number; maxWaiting?: number };
@@ -65,23 +64,3 @@ export interface TurnObservers {
   /** Told when a usage limit refuses a request. */
   onLimitRefusal?: (limit: LimitName) => void;
 }
-
-/** One person's message in a turn. */
-export interface TurnMessage {
-  author: Author;
-  text: string;
-  /** Files that came with the message, read for the model when the turn runs. */
-  attachments?: readonly AttachmentRef[];
-  /** Text the question is about (the message behind "Ask about this message"), put after it. */
-  context?: string;
-}
-
-/** A person's message that should start a turn. */
-export interface TurnRequest extends TurnMessage {
-  scope: RunScope;
-  /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
-  logFields: Record<string, string | undefined>;
-  /** The bot's message that announced the turn (the /ask reply): edited after a crash to say the run was interrupted. */
-  reply?: { channelId: string; messageId: string };
-}
-
