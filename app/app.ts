@@ -124,7 +124,6 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       turns: { ...turns, runs, queue, conversations: storage.conversations, claims: new OneTimeClaims(), pendingAsks: new PendingAsks({ now: () => now().getTime() }) },
       rules: {
         ...rules,
-        store: storage.guildSettings,
         // A getter: MCP servers add and change tools while the bot runs.
         get tools() {
           return core.engine.tools;

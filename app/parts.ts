@@ -92,7 +92,7 @@ export function buildRules(config: Config, parts: { storage: Storage; core: Core
   const { storage, core, knowledge, logChannel, logger } = parts;
   // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
   // since it was enabled is suspended, and the server's log channel is told.
-  const policy = createToolPolicy(storage.guildSettings, () => core.engine.tools, logger, Date.now, (held) => {
+  const policy = createToolPolicy((guildId) => storage.guildSettings.get(guildId), () => core.engine.tools, logger, Date.now, (held) => {
     logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
     void logChannel.post(held.guildId, held.logChannelId, suspendedToolLine(held.tool));
   });

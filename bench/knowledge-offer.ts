@@ -30,7 +30,7 @@ async function measure(storage: Storage, kb: KnowledgeBase, backend: string): Pr
   const logger = silentLogger();
   await storage.guildSettings.update(scope.guildId!, (s) => ({ ...s, toolRules: [{ tool: 'read_url', allow: true, channelId: '2' }] }));
   await kb.add(scope.guildId!, { source: 'faq.md', format: 'markdown', content: '# FAQ\n\nRaid night is on Friday.' });
-  const policy = createToolPolicy(storage.guildSettings, TOOLS, logger);
+  const policy = createToolPolicy((id) => storage.guildSettings.get(id), TOOLS, logger);
   const ways: Array<[string, AllowedTools]> = [
     ['tool policy alone (baseline: every step before)', policy],
     ['policy + hasDocuments() every step (uncached)', offerOnlyWhere(policy, 'search_knowledge', (g) => kb.hasDocuments(g), logger)],

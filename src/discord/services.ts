@@ -16,7 +16,7 @@ import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults } from '../policy/index.js';
-import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ConversationStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { AttachmentLoader } from './files/attachment-document.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { OneTimeClaims } from './runs/one-time-claims.js';
@@ -49,8 +49,6 @@ export interface TurnServices extends Turns {
 
 /** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); and what moderators edit. */
 export interface RuleServices extends Rules {
-  /** The guild settings moderators change (`/tools`, `/settings`, `/kb` rules) and their audit log. */
-  store: GuildSettingsStore;
   /** Every tool the bot has (a getter: MCP servers add and change tools while the bot runs). */
   readonly tools: readonly ToolDefinition[];
   /** The bot's own step limit, model and the models moderators may choose, for what nobody set. */

@@ -23,7 +23,7 @@ function world() {
       return structuredClone(settings);
     },
   };
-  const policy = createToolPolicy(store, () => tools, quiet, Date.now, (s) => suspended.push(s));
+  const policy = createToolPolicy(() => store.get(), () => tools, quiet, Date.now, (s) => suspended.push(s));
   return {
     policy,
     tools,

@@ -42,10 +42,12 @@ export interface PlaceRules {
 
 export interface Rules {
   at(scope: RunScope): PlaceRules;
+  /** The settings moderators change (`/tools`, `/settings`, `/kb` rules) and their audit log: for the commands that show and edit them. */
+  readonly store: GuildSettingsStore;
 }
 
 export interface RulesDeps {
-  guildSettings: Pick<GuildSettingsStore, 'get'>;
+  guildSettings: GuildSettingsStore;
   /** The environment's limits, every server's defaults (USER_RUNS_PER_HOUR and friends). */
   defaultLimits: UsageLimits;
   /** The bot's own step limit, model and the models moderators may choose. */
@@ -59,6 +61,7 @@ export interface RulesDeps {
 
 export function createRules(deps: RulesDeps): Rules {
   return {
+    store: deps.guildSettings,
     at(scope) {
       const { guildId } = scope;
       // One read of the guild's settings serves the turn's limits and settings.

@@ -6,7 +6,7 @@
  */
 import type { AllowedTools, RunScope } from '../../policy/index.js';
 import type { Logger } from '../../logger.js';
-import type { GuildSettingsStore } from '../../state/index.js';
+import type { GuildSettings } from '../../state/index.js';
 import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from '../../policy/index.js';
 
 
@@ -19,14 +19,15 @@ export interface SuspendedTool {
 }
 
 /**
- * Build the policy over a settings store and the toolbox. If the settings cannot be read, a run gets
+ * Build the policy over a reader of the guild settings and the toolbox. If the settings cannot be read, a run gets
  * only tools that were allowed at the last successful read for that scope and reach no network: a broken
  * store must never switch a tool on, and a tool a moderator turned off stays off. With no earlier read,
  * that is the built-in safe defaults. The failure is logged to `logger` at most once a minute per guild,
  * since the engine asks before every step.
  */
 export function createToolPolicy(
-  store: Pick<GuildSettingsStore, 'get'>,
+  /** Reads a guild's settings (the rules object's reader). */
+  read: (guildId: string) => Promise<GuildSettings>,
   toolList: readonly PolicyTool[] | (() => readonly PolicyTool[]),
   logger: Pick<Logger, 'warn'>,
   clock: () => number = Date.now,
@@ -50,7 +51,7 @@ export function createToolPolicy(
     const key = scopeKey(scope);
     let settings;
     try {
-      settings = await store.get(scope.guildId);
+      settings = await read(scope.guildId);
     } catch (error) {
       const previous = lastGood.get(key);
       const fallback = previous ? new Set([...previous].filter((name) => safeDefaults.has(name))) : safeDefaults;

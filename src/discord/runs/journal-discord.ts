@@ -5,7 +5,7 @@
 import { ButtonStyle, ComponentType, Routes, type Client } from 'discord.js';
 import type { RecoveryActions } from './run-journal.js';
 import { fitMessage, MESSAGE_LIMIT } from '../posting/split-message.js';
-import { STOP_PREFIX } from '../buttons/stop.js';
+import { STOP_PREFIX } from '../posting/run-components.js';
 
 const NO_MENTIONS = { parse: [] as never[] };
 
