@@ -19,7 +19,7 @@ import type { MessageCommand } from '../src/discord/command.js';
 import { attachmentsOf } from '../src/discord/messages/follow-ups.js';
 import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { commandPlaceProblem } from '../src/discord/posting/preflight.js';
+import { commandPlaceProblem } from '../src/discord/posting/permissions.js';
 import type { BotServices } from '../src/discord/services.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 

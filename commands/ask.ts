@@ -8,7 +8,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
-import { commandPlaceProblem } from '../src/discord/posting/preflight.js';
+import { commandPlaceProblem } from '../src/discord/posting/permissions.js';
 
 export const ask: Command = {
   data: new SlashCommandBuilder()

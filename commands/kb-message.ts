@@ -14,7 +14,7 @@ import {
   type Guild,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { isRestrictedChannel } from '../src/discord/rules/channel-visibility.js';
+import { isRestrictedChannel } from '../src/discord/rules/rules.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';

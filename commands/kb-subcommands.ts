@@ -4,7 +4,7 @@
  * Refusals of the input (type, size, caps, address rules) are KnowledgeInputError, shown as they are.
  */
 import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteraction } from 'discord.js';
-import { channelViewer } from '../src/discord/rules/channel-visibility.js';
+import { channelViewer } from '../src/discord/rules/rules.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';

@@ -41,10 +41,11 @@ export const continueButton = {
     const scope = scopeOf(interaction, interaction.member);
     const input = turns.checkInput(scope, CONTINUE_TEXT);
     if (!input.ok) return;
-    const outcome = await turns.start({
+    await turns.start({
       kind: 'continue',
       interaction,
       thread,
+      unclaim: () => turns.claims.release(key),
       request: {
         scope,
         author: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) },
@@ -52,7 +53,5 @@ export const continueButton = {
         logFields: { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, threadId: thread.id, userId: interaction.user.id },
       },
     });
-    // Refused: the button is back (the pipeline put it back), and so is its claim.
-    if (outcome.kind === 'refused') turns.claims.release(key);
   },
 } satisfies ButtonEntry<{ turns: Pick<Turns, 'start' | 'checkInput'> & { claims: OneTimeClaims } }>;

@@ -9,7 +9,7 @@ import type { Message } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import type { AttachmentRef } from '../files/attachments.js';
 import { displayNameOf, scopeOf } from '../interaction-info.js';
-import { threadProblem } from '../posting/preflight.js';
+import { threadProblem } from '../posting/permissions.js';
 import type { Turns } from '../turn/pipeline.js';
 import { NO_MENTIONS } from '../posting/mention-words.js';
 import { threadTarget } from '../posting/target.js';

@@ -4,9 +4,8 @@
  */
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, Client, Message, RepliableInteraction, ThreadChannel } from 'discord.js';
 import { InteractionWebhook, PermissionFlagsBits, Routes } from 'discord.js';
-import { DiscordCode, discordCode } from './discord-errors.js';
+import { DiscordCode, discordCode, missingInThread, threadClosed, threadProblem } from './permissions.js';
 import { NO_MENTIONS } from './mention-words.js';
-import { missingInThread, threadClosed, threadProblem } from './preflight.js';
 
 /** A message the bot posted, by ids (the /ask reply, an approval request). */
 export interface MessageRef {

@@ -3,7 +3,7 @@
  * it stop at once (no further model calls), nothing more is posted there, and the log says why.
  */
 import { Events, type AnyThreadChannel, type Client } from 'discord.js';
-import { missingInThread } from '../posting/preflight.js';
+import { missingInThread } from '../posting/permissions.js';
 import type { Logger } from '../../logger.js';
 import type { PostingEndedCause, RunRegistry, ThreadClosedCause } from './run-registry.js';
 

@@ -7,13 +7,11 @@
  * guild and however much later, resumes the turn from that state; Stop (still on the step log) ends it.
  */
 import { describeAction } from '../../agent/describe.js';
-import type { Interruption, NeedsApproval } from '../../agent/engine.js';
+import type { Interruption } from '../../agent/engine.js';
 import { formatMs } from '../../duration.js';
-import type { RunScope } from '../../policy/index.js';
 import type { NewMessage, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
 import { approvalRow } from '../posting/run-components.js';
 import type { MessageRef } from '../posting/target.js';
-import type { Rules } from '../rules/rules.js';
 import type { TurnOutcome } from './outcome.js';
 import type { ThreadView } from './thread-view.js';
 import { askersOf, type TurnRecord } from './record.js';
@@ -31,11 +29,6 @@ export interface WaitingTurn {
 /** The Discord layer's part of a waiting record. */
 export function waitingTurnOf(record: WaitingTurnRecord): WaitingTurn {
   return record.turn as WaitingTurn;
-}
-
-/** Whether a call waits for a person where the turn's payer asked: read at each call, so a change applies at once. */
-export function approvalRule(rules: Rules, scope: RunScope): NeedsApproval {
-  return async ({ tool }) => (await rules.at(scope).approvalMode(tool)) === 'ask';
 }
 
 /** A call as a person is shown it: one line of code, never long enough to bury the buttons. */

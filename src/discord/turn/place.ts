@@ -13,13 +13,11 @@ import type { ChatInputCommandInteraction, Interaction, RepliableInteraction } f
 import type { Logger } from '../../logger.js';
 import type { ConversationStore } from '../../state/index.js';
 import { cachedMentionNames, displayNameOf, threadName } from '../interaction-info.js';
-import { describeDiscordError } from '../posting/discord-errors.js';
+import { describeDiscordError, missingFor } from '../posting/permissions.js';
 import { NO_MENTIONS } from '../posting/mention-words.js';
-import { missingFor } from '../posting/preflight.js';
 import { interactionTarget, threadTarget, type MessageRef, type PlaceRef, type TurnTarget } from '../posting/target.js';
-import { headline } from '../text/headline.js';
-import type { QuestionOrigin } from './origin.js';
-import type { CheckedText } from './record.js';
+import { headline } from './reply.js';
+import type { QuestionOrigin, CheckedText } from './record.js';
 
 /** Where the turn posts, or why it cannot post anywhere (the turn is given up, its claim freed). */
 export type Placed = { target: TurnTarget; place: PlaceRef; reply?: MessageRef; notice?: string } | { unable: string };

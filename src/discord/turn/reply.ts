@@ -1,5 +1,6 @@
 /**
- * What the person who started a turn hears when it ends, for each origin, decided in this one place:
+ * What the person who started a turn sees where they asked: the headline announcing the question, and,
+ * when the turn ends, what they hear, for each origin, decided in this one place:
  * each outcome is read once, here. The thread itself already shows the steps and the answer (or what
  * went wrong); this is the rest: the /ask reply in the channel pointing at the answer, a private
  * refusal, a reply under a follow-up that could not be taken, the Continue button given back.
@@ -7,11 +8,22 @@
 import { MessageFlags, type Client } from 'discord.js';
 import { NO_MENTIONS } from '../posting/mention-words.js';
 import { continueRow } from '../posting/run-components.js';
-import { fitMessage, quotePreview } from '../posting/split-message.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../posting/split-message.js';
 import type { MessageRef } from '../posting/target.js';
-import { headline } from '../text/headline.js';
-import type { TurnOrigin } from './origin.js';
+import type { TurnOrigin } from './record.js';
 import type { TurnOutcome } from './outcome.js';
+
+/**
+ * The line that announces a question where everyone sees it (the /ask reply, the first message of an
+ * Ask-about thread): who asked and what, cut to leave room for what follows, never leaving a code block
+ * open to swallow it.
+ */
+/** `**Alice** asked: …` (or `asked about this message`), the question cut at 1,500 characters. */
+export function headline(name: string, question: string, verb = 'asked'): string {
+  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
+  return fitMessage(`**${escapeDisplayName(name)}** ${verb}: ${q}`);
+}
 
 /** What the reply needs of the turn besides its outcome. */
 export interface ReplyContext {
@@ -35,7 +47,10 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
     }
     case 'continue':
       // Refused (a usage limit): the button comes back, so it can be pressed again later.
-      if (outcome.kind === 'refused') await origin.interaction.editReply({ components: [continueRow(origin.request.author.id)] }).catch(() => undefined);
+      if (outcome.kind === 'refused') {
+        origin.unclaim();
+        await origin.interaction.editReply({ components: [continueRow(origin.request.author.id)] }).catch(() => undefined);
+      }
       if (outcome.kind === 'refused' || outcome.kind === 'busy' || outcome.kind === 'unable') await privately(origin.interaction, outcome.message);
       return;
     case 'follow-up':

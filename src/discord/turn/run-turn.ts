@@ -10,16 +10,14 @@ import { escapeDisplayName } from '../../agent/clean-text.js';
 import type { AgentRun, CallDecision, Interruption, RunInput, RunState } from '../../agent/engine.js';
 import type { AgentResult } from '../../agent/types.js';
 import type { NewMessage, UsageTicket } from '../../state/index.js';
-import { runAudienceViewer } from '../rules/channel-visibility.js';
+import { runAudienceViewer } from '../rules/rules.js';
 import type { TurnTarget } from '../posting/target.js';
-import { approvalRule, waitForApproval } from './approvals.js';
+import { waitForApproval } from './approvals.js';
+import { instructionsFor, loadHistory, saveExchange } from './conversation.js';
 import type { TurnDeps } from './deps.js';
-import { loadHistory } from './history.js';
 import type { TurnOutcome } from './outcome.js';
-import { instructionsFor } from './persona.js';
 import { askersOf, payerMessage, type TurnMessage, type TurnRecord } from './record.js';
 import { runBudget } from './run-budget.js';
-import { saveExchange } from './save-exchange.js';
 import { ThreadView } from './thread-view.js';
 
 /** A turn ready to run: its record, where it posts, and the usage claims that pay for it. */
@@ -81,7 +79,8 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     collection: scope.guildId ?? undefined,
     // Passages said in a channel reach the run only when everyone it answers can view that channel.
     canViewChannel: runAudienceViewer(target.client, scope.guildId, askers, scope.channelId),
-    approval: approvalRule(deps.rules, scope),
+    // Whether a call waits for a person where the payer asked: read at each call, so a change applies at once.
+    approval: async ({ tool }) => (await deps.rules.at(scope).approvalMode(tool)) === 'ask',
   };
   let result: AgentResult | undefined;
   try {

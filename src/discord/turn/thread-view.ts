@@ -14,7 +14,7 @@ import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { DisplayLevel } from '../../policy/index.js';
 import { AnswerStream } from '../posting/answer-stream.js';
-import { describeDiscordError, DiscordCode, discordCode } from '../posting/discord-errors.js';
+import { describeDiscordError, DiscordCode, discordCode } from '../posting/permissions.js';
 import { formatAnswer, formatFailure } from '../posting/format-steps.js';
 import type { Shown } from '../posting/message-mirror.js';
 import { continueRow, stopRow } from '../posting/run-components.js';
@@ -150,8 +150,8 @@ export class ThreadView {
 
   private async postAnswer(answer: NonNullable<Ending['answer']>, ended: NonNullable<Ending['end']>, continueFor: string | undefined, note: string): Promise<TurnOutcome> {
     const { target, model } = this.options;
-    const charts = filesOut(answer.attachments ?? []);
-    const chartNote = filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1);
+    const charts = answer.attachments?.length ? filesOut(answer.attachments) : [];
+    const chartNote = charts.length ? filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1) : '';
     let text: string;
     try {
       text = formatAnswer(answer.text, { ...ended, cutOff: answer.cutOff, model }, answer.sources) + chartNote + note;

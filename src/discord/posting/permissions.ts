@@ -1,0 +1,120 @@
+/**
+ * What the bot may do where, and what Discord says when it may not: the permissions it needs, the
+ * checks before any model call (the pre-flight: the bot must be able to post its answer there), and
+ * Discord's refusals in words a server member can act on (the codes are Discord's JSON error codes).
+ *
+ * A thread that was deleted or is locked, or where the bot lacks View Channel or Send Messages in
+ * Threads, gets no run, so no model call is spent on an answer nobody would see. An archived thread is
+ * not refused: a member's message reopens it (and Discord may deliver the message before saying so).
+ * Attach Files is not checked: without it a long answer is posted as several messages instead.
+ */
+import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField, type ThreadChannel } from 'discord.js';
+
+export const DiscordCode = {
+  UnknownChannel: 10003,
+  UnknownInteraction: 10062,
+  MissingAccess: 50001,
+  MissingPermissions: 50013,
+  ThreadArchived: 50083,
+  ThreadLocked: 160005,
+} as const;
+
+export function discordCode(error: unknown): number | undefined {
+  return error instanceof DiscordAPIError && typeof error.code === 'number' ? error.code : undefined;
+}
+
+/** Human names of the permissions the bot needs, for messages. */
+export const PERMISSION_NAMES: Record<string, bigint> = {
+  'View Channel': PermissionFlagsBits.ViewChannel,
+  'Send Messages': PermissionFlagsBits.SendMessages,
+  'Create Public Threads': PermissionFlagsBits.CreatePublicThreads,
+  'Send Messages in Threads': PermissionFlagsBits.SendMessagesInThreads,
+  'Read Message History': PermissionFlagsBits.ReadMessageHistory,
+  'Attach Files': PermissionFlagsBits.AttachFiles,
+};
+
+/** Which of `needed` the bot lacks, by name. */
+export function missingPermissions(have: Readonly<PermissionsBitField> | null | undefined, needed: string[]): string[] {
+  if (!have) return [];
+  return needed.filter((name) => !have.has(PERMISSION_NAMES[name]!));
+}
+
+/** "the Send Messages in Threads permission", "the View Channel and Attach Files permissions". */
+export function permissionList(names: readonly string[]): string {
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  return `the ${list} permission${names.length > 1 ? 's' : ''}`;
+}
+
+/** What to say when the bot lacks permissions it checked: which ones, and who can fix it. */
+export function missingPermissionsSentence(missing: readonly string[], doing: string): string {
+  return `I cannot ${doing}: I am missing ${permissionList(missing)} here. A moderator can grant ${missing.length > 1 ? 'them' : 'it'} in the channel's permissions.`;
+}
+
+/**
+ * A sentence for the thread or channel saying what went wrong with Discord and what to do. `missing`:
+ * the permissions the bot lacks where it acted, when the caller could check; they are named.
+ */
+export function describeDiscordError(error: unknown, doing: string, missing?: readonly string[]): string {
+  switch (discordCode(error)) {
+    case DiscordCode.MissingPermissions:
+    case DiscordCode.MissingAccess:
+      if (missing && missing.length > 0) return missingPermissionsSentence(missing, doing).replace(/^I cannot/, 'I could not');
+      return `I could not ${doing}: Discord refused it for lack of a permission, though I seem to have the ones I need (View Channel, Send Messages, Send Messages in Threads). A moderator can check the channel's and the thread's permission overrides for me.`;
+    case DiscordCode.ThreadLocked:
+      return `I could not ${doing}: this thread is locked. Start a new /ask in the channel.`;
+    case DiscordCode.ThreadArchived:
+      return `I could not ${doing}: this thread is archived. Unarchive it or start a new /ask.`;
+    default:
+      return `I could not ${doing}: ${error instanceof Error ? error.message : String(error)}.`;
+  }
+}
+
+/** What the bot needs to answer in a thread. */
+const NEEDED_IN_THREADS = ['View Channel', 'Send Messages in Threads'];
+
+/** What the bot needs to open a thread in a channel and answer there. */
+const NEEDED_FOR_THREADS = ['View Channel', 'Send Messages', 'Create Public Threads', 'Send Messages in Threads'];
+
+/** What the bot lacks, by name, to answer in a thread (`thread`) or to open one in a channel (`new thread`). */
+export function missingFor(where: 'thread' | 'new thread', appPermissions: Readonly<PermissionsBitField> | null | undefined): string[] {
+  return missingPermissions(appPermissions, where === 'thread' ? NEEDED_IN_THREADS : NEEDED_FOR_THREADS);
+}
+
+/**
+ * The same check as `threadProblem`, made on the permissions Discord sends with a command (so it is
+ * instant, before the command acknowledges): why the bot cannot answer where it was asked, or undefined.
+ */
+export function commandPlaceProblem(where: 'thread' | 'new thread', appPermissions: Readonly<PermissionsBitField> | null | undefined): string | undefined {
+  const missing = missingFor(where, appPermissions);
+  if (missing.length === 0) return undefined;
+  return missingPermissionsSentence(missing, where === 'thread' ? 'answer in this thread' : 'open a thread on that message');
+}
+
+/** Why a thread is closed to the bot's posts (deleted, or locked against it), or undefined. */
+export function threadClosed(thread: ThreadChannel): 'deleted' | 'locked' | undefined {
+  // discord.js drops a deleted thread from its cache on THREAD_DELETE; the object a turn holds stays.
+  if (!thread.client.channels.cache.has(thread.id)) return 'deleted';
+  if (thread.locked && !botHas(thread, PermissionFlagsBits.ManageThreads)) return 'locked';
+  return undefined;
+}
+
+/** The permissions the bot lacks in a thread, by name, of those it needs to answer there. */
+export function missingInThread(thread: ThreadChannel, needed: readonly string[] = NEEDED_IN_THREADS): string[] {
+  const me = thread.guild.members.me;
+  return me ? missingPermissions(thread.permissionsFor(me), [...needed]) : [];
+}
+
+/** Why the bot cannot answer in this thread now, as a sentence for the person, or undefined. */
+export function threadProblem(thread: ThreadChannel): string | undefined {
+  const closed = threadClosed(thread);
+  if (closed === 'deleted') return 'This thread was deleted, so I did not answer.';
+  if (closed === 'locked') return 'This thread is locked, so I did not answer. Start a new /ask in the channel.';
+  const missing = missingInThread(thread);
+  if (missing.length > 0) return missingPermissionsSentence(missing, 'answer in this thread');
+  return undefined;
+}
+
+function botHas(thread: ThreadChannel, permission: bigint): boolean {
+  const me = thread.guild.members.me;
+  return me ? thread.permissionsFor(me).has(permission) : false;
+}
