@@ -4,7 +4,7 @@
  * `startBot` resolves once the client is ready. The list comes from the composition root, so this layer
  * never imports `commands/`; it only routes, and knows no command name or custom id of its own.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOptions, type Interaction, type RepliableInteraction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Partials, Status, type ClientOptions, type Interaction, type RepliableInteraction } from 'discord.js';
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
 import type { BotServices } from './services.js';
@@ -41,6 +41,8 @@ export function createClient(messageContent: boolean, apiBaseUrl?: string, extra
   if (messageContent) intents.push(GatewayIntentBits.MessageContent);
   return new Client({
     intents,
+    // Deletions of messages not in the cache still arrive (as ids), so a deleted question is always taken back.
+    partials: [Partials.Message],
     allowedMentions: NO_MENTIONS,
     rest: { ...(apiBaseUrl ? { api: apiBaseUrl.replace(/\/+$/, '') } : {}), ...extra.rest },
     ...(extra.ws ? { ws: extra.ws } : {}),
@@ -61,6 +63,13 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
     void handleFollowUp(message, services.turns, messageContent, logger).catch((error) =>
       logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'),
     );
+  });
+  // A person who deletes what they sent takes it back (Discord sends only ids; the message may be uncached).
+  const forget = (channelId: string, messageId: string) =>
+    void services.turns.forget({ channelId, messageId }).catch((error) => logger.warn({ err: error, messageId }, 'could not take back a deleted message'));
+  client.on(Events.MessageDelete, (message) => forget(message.channelId, message.id));
+  client.on(Events.MessageBulkDelete, (messages, channel) => {
+    for (const id of messages.keys()) forget(channel.id, id);
   });
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   stopRunsInClosedThreads(client, services.turns.runs, logger);

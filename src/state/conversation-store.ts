@@ -23,6 +23,9 @@ export interface ConversationStoreOptions {
   migrations?: Migrations;
 }
 
+/** What a person's message says once its author deleted it in Discord. */
+export const TAKEN_BACK = '[This message was deleted by its author.]';
+
 /** Thread ids become part of keys; Discord's are digits, and nothing may contain the separator. */
 const ID_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -122,6 +125,21 @@ export function createConversationStore(options: ConversationStoreOptions): Conv
     async reset(threadId) {
       const key = logKey(threadId);
       return serial.run(threadId, () => backend.remove(key));
+    },
+    async takeBack(threadId, messageId) {
+      const key = logKey(threadId);
+      return serial.run(threadId, async () => {
+        let taken = 0;
+        for (const entry of await backend.read(key)) {
+          const decoded = decodeEntry(entry.raw, migrations);
+          if (decoded.kind !== 'batch' || !decoded.batch.messages.some((m) => m.messageId === messageId)) continue;
+          const messages = decoded.batch.messages.map((m) => (m.messageId === messageId && m.role === 'user' ? { ...m, content: TAKEN_BACK } : m));
+          taken += messages.filter((m, i) => m !== decoded.batch.messages[i]).length;
+          // Compare-and-swap on the entry: an entry another process changed meanwhile is read again next time.
+          await backend.replace(key, entry, encodeBatch({ ...decoded.batch, v: RECORD_VERSION, messages }));
+        }
+        return taken;
+      });
     },
     async starter(threadId) {
       const value: unknown = await backend.keyv.get(starterKey(threadId));

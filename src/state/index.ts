@@ -33,3 +33,4 @@ export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
 export { createWaitingTurnStore, type WaitingTurnEntry, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
+export { TAKEN_BACK } from './conversation-store.js';

@@ -40,6 +40,7 @@ const ContentPartSchema = z.discriminatedUnion('type', [
 const MetaShape = {
   author: z.object({ id: z.string(), name: z.string() }).optional(),
   at: z.number(),
+  messageId: z.string().optional(),
 };
 
 /** A stored message: the OpenAI wire shape of each role plus author and time. */

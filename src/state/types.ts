@@ -56,6 +56,11 @@ export interface ConversationStore {
   append(threadId: string, messages: readonly NewMessage[], usage?: Usage): Promise<void>;
   /** Forget the thread's conversation. Its starter is kept: a reset does not hand the thread to someone else. */
   reset(threadId: string): Promise<void>;
+  /**
+   * Take back a person's message whose Discord message was deleted: its text and files are replaced by
+   * a note that it was deleted (the exchange around it stays whole). How many messages were taken back.
+   */
+  takeBack(threadId: string, messageId: string): Promise<number>;
   /** The member who opened the thread (its `/ask`), or undefined for a thread that never recorded one. */
   starter(threadId: string): Promise<string | undefined>;
   /** Record who opened the thread; the first record stands (a later call changes nothing). */

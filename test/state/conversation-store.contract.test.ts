@@ -27,6 +27,17 @@ for (const target of await targets('contract')) {
       expect(conversation.createdAt).toBeUndefined();
     });
 
+    it('takes back a deleted message: its text (and files) become a note, the exchange around it stays whole, other messages untouched', async () => {
+      await stores.conversations.append('150', [{ ...user('my password is hunter2'), messageId: 'm1' }, answer('Noted.')]);
+      await stores.conversations.append('150', [{ ...user('and the weather?'), messageId: 'm2' }, answer('Sunny.')]);
+      expect(await stores.conversations.takeBack('150', 'm1')).toBe(1);
+      const { messages } = await stores.conversations.load('150');
+      expect(messages.map((m) => m.content)).toEqual(['[This message was deleted by its author.]', 'Noted.', 'and the weather?', 'Sunny.']);
+      expect(messages[2]).toMatchObject({ messageId: 'm2' });
+      expect(await stores.conversations.takeBack('150', 'unknown')).toBe(0);
+      expect(await stores.conversations.takeBack('never-seen', 'm1')).toBe(0);
+    });
+
     it('returns messages in the order they were appended, with who wrote them and when', async () => {
       await stores.conversations.append('101', [user('What is 2+2?', { id: '7', name: 'Ann' })]);
       clock.advance(1_000);

@@ -41,6 +41,9 @@ export interface ActiveRun {
   done: Promise<void>;
   /** The message that announced the run (the /ask reply), if any. */
   reply?: { channelId: string; messageId: string };
+  /** The Discord messages whose questions the run answers (none for a command); those deleted so far. */
+  messageIds?: readonly string[];
+  deleted: Set<string>;
   /** The run posted a message carrying its Stop button (the run journal keeps where). */
   onMessage(channelId: string, messageId: string): void;
 }
@@ -63,13 +66,14 @@ export class RunRegistry {
   }
 
   /** Register a run; call the returned `finish` when it has posted its last message. */
-  start(info: { id?: string; threadId: string; guildId?: string; starterId: string; askers?: string[]; reply?: ActiveRun['reply'] }): { run: ActiveRun; finish: () => void } {
+  start(info: { id?: string; threadId: string; guildId?: string; starterId: string; askers?: string[]; reply?: ActiveRun['reply']; messageIds?: readonly string[] }): { run: ActiveRun; finish: () => void } {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     const run: ActiveRun = {
       ...info,
       id: info.id ?? this.newId(),
       controller: new AbortController(),
+      deleted: new Set(),
       done,
       onMessage: (channelId, messageId) => this.observer?.message(run, channelId, messageId),
     };
@@ -98,6 +102,21 @@ export class RunRegistry {
     run.stopCause ??= cause;
     run.controller.abort(new Error(`stopped: ${cause}`));
     return true;
+  }
+
+  /**
+   * A person deleted a message: the runs answering it learn so, and a run whose every question is gone
+   * stops (nothing of it is kept). How many runs it touched.
+   */
+  messageDeleted(messageId: string): number {
+    let touched = 0;
+    for (const run of this.runs.values()) {
+      if (!run.messageIds?.includes(messageId)) continue;
+      touched++;
+      run.deleted.add(messageId);
+      if (run.messageIds.every((id) => run.deleted.has(id))) this.stop(run.id, 'deleted');
+    }
+    return touched;
   }
 
   /** The runs going on in a thread. */

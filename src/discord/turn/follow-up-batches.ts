@@ -90,6 +90,17 @@ export class FollowUpBatches {
     return batch.waiting;
   }
 
+  /** Take back one waiting message (its author deleted it): the caller releases and settles it. */
+  remove(threadId: string, messageId: string): WaitingMessage | undefined {
+    const batch = this.threads.get(threadId);
+    const at = batch?.waiting.findIndex((m) => m.request.messageId === messageId) ?? -1;
+    if (!batch || at === -1) return undefined;
+    const [removed] = batch.waiting.splice(at, 1);
+    // A turn already scheduled for the thread finds nothing to take and ends at once.
+    if (batch.waiting.length === 0 && !batch.scheduled) this.threads.delete(threadId);
+    return removed;
+  }
+
   /** Messages waiting in a thread. */
   waiting(threadId: string): number {
     return this.threads.get(threadId)?.waiting.length ?? 0;

@@ -52,6 +52,12 @@ export interface Turns {
   dropWaiting(client: Client<true>, threadId: string): Promise<number>;
   /** Messages waiting in a thread for its next turn. */
   waiting(threadId: string): number;
+  /**
+   * A person deleted their message: taken back wherever it is. Waiting, it is dropped before its turn;
+   * being answered, it is not kept (and a turn whose every question is gone stops before its next model
+   * call); answered already, it leaves the thread's memory.
+   */
+  forget(message: { channelId: string; messageId: string }): Promise<void>;
 }
 
 export function createTurns(deps: TurnDeps): Turns {
@@ -84,6 +90,19 @@ export function createTurns(deps: TurnDeps): Turns {
       return dropped.length + (await waitingTurns.dropInThread(client, threadId));
     },
     waiting: (threadId) => batches.waiting(threadId),
+    async forget({ channelId, messageId }) {
+      const waiting = batches.remove(channelId, messageId);
+      if (waiting) {
+        void release(waiting.ticket);
+        waiting.settle({ kind: 'stopped', message: 'The message was deleted before it was answered.' });
+      }
+      deps.runs.messageDeleted(messageId);
+      const taken = await deps.memory.conversations.takeBack(channelId, messageId).catch((error) => {
+        deps.logger.warn({ err: error, threadId: channelId, messageId }, 'could not take a deleted message out of the thread\'s memory');
+        return 0;
+      });
+      if (waiting || taken) deps.logger.info({ threadId: channelId, messageId, waiting: Boolean(waiting), taken }, 'a deleted message was taken back');
+    },
   };
 
   async function startQuestion(origin: QuestionOrigin): Promise<TurnOutcome> {

@@ -9,7 +9,7 @@ import type { Client } from 'discord.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import type { AgentRun, CallDecision, Interruption, RunInput, RunState } from '../../agent/engine.js';
 import type { AgentResult } from '../../agent/types.js';
-import type { NewMessage, UsageTicket } from '../../state/index.js';
+import { TAKEN_BACK, type NewMessage, type UsageTicket } from '../../state/index.js';
 import { runAudienceViewer } from '../rules/rules.js';
 import type { TurnTarget } from '../posting/target.js';
 import { waitForApproval } from './approvals.js';
@@ -63,7 +63,8 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     return { kind: 'failed', message: loaded.failure };
   }
   const askers = askersOf(turn);
-  const { run, finish } = deps.runs.start({ id: turn.id, threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: turn.payer, askers, reply: turn.reply });
+  const messageIds = turn.messages.flatMap((m) => (m.messageId ? [m.messageId] : []));
+  const { run, finish } = deps.runs.start({ id: turn.id, threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: turn.payer, askers, reply: turn.reply, messageIds });
   const view = new ThreadView({ target, run, runs: deps.runs, display: turn.settings.display, model: turn.settings.model, pacing: deps.pacing, logger: log });
   if (turn.messages.length > 1) view.note(batchNote(turn.messages));
   for (const line of loaded.notes) view.note(line);
@@ -108,7 +109,9 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     await release(live);
     const stopCause = run.stopCause;
     // `/reset` or a deleted question: the person wants this exchange gone, so nothing of it is saved.
-    const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, loaded.asked, result, deps.logger);
+    // A message deleted while the run answered it is kept only as the note that it was deleted.
+    const asked = loaded.asked.map((m) => (m.messageId && run.deleted.has(m.messageId) ? { ...m, content: TAKEN_BACK } : m));
+    const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, asked, result, deps.logger);
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && result.answer !== undefined && key ? turn.payer : undefined;
     return await view.finish({ stopCause, continueFor, note });
