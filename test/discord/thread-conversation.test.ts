@@ -228,5 +228,8 @@ describe('conversations in a thread', () => {
     expect(answer.channelId).toBe(fake.defaults.channelId);
     const original = fake.message(interaction.originalMessageId!)!;
     expect(original.content).toContain('missing the Create Public Threads permission');
+    // The reply's final form, pointing at the answer, still names what is missing.
+    await fake.waitFor(() => original.content.includes('Full answer and steps'), 5_000);
+    expect(original.content).toContain('missing the Create Public Threads permission');
   });
 });
