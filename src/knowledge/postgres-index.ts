@@ -197,7 +197,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
     hasDocuments: (collection) =>
       guard('reading', async () => (await query(`SELECT 1 FROM ${p}documents WHERE collection = $1 LIMIT 1`, [collection])).length > 0),
 
-    vectors: postgresVectors(pool, query, p, vectorKind, options.vectorCache ?? new VectorCache(), (work) => transaction('\u0000vectors', work)),
+    vectors: postgresVectors(query, p, vectorKind, options.vectorCache ?? new VectorCache(), (work) => transaction('#vectors', work)),
 
     close: () => pool.end(),
   };

@@ -3,7 +3,7 @@
  * exists, or can be created, the column is a `vector` and the database ranks by cosine distance
  * itself (an exact scan of the server's passages, so a server's search never misses passages another
  * server's crowd out, as an approximate index filtered afterwards can). Elsewhere it is a plain
- * `real[]` column, read in the binary wire format into the same in-memory cache SQLite uses and kept
+ * `real[]` column, read in its binary form (array_send) into the same in-memory cache SQLite uses and kept
  * fresh by a version per collection. The choice is made once, when the table is created.
  */
 import type pg from 'pg';
@@ -62,16 +62,15 @@ export async function insertPgVectors(query: Query, p: string, kind: PgVectorKin
 const HIT_COLUMNS = 'p.id, p.document_id, p.headings, p.body, p.location, d.title, d.link, d.source, d.channel_id';
 
 /** The vector store over an open PostgreSQL index. */
-export function postgresVectors(pool: pg.Pool, query: Query, p: string, kind: PgVectorKind, cache: VectorCache, transaction: <T>(work: (c: pg.PoolClient) => Promise<T>) => Promise<T>): VectorStore {
+export function postgresVectors(query: Query, p: string, kind: PgVectorKind, cache: VectorCache, transaction: <T>(work: (c: pg.PoolClient) => Promise<T>) => Promise<T>): VectorStore {
   const source = (model: string) => ({
     version: async (collection: string) => String((await query<{ version: string }>(`SELECT version FROM ${p}vector_versions WHERE collection = $1`, [collection]))[0]?.version ?? 0),
     load: async (collection: string) => {
-      // Binary results: float4[] straight from the wire, without parsing millions of numbers as text.
-      const result = await pool.query({
-        text: `SELECT passage_id::text AS id, embedding FROM ${p}vectors WHERE collection = $1 AND model = $2 ORDER BY passage_id`,
-        values: [collection, model], binary: true, types: { getTypeParser: () => (value: string | Buffer) => value },
-      } as pg.QueryConfig);
-      return toLoaded((result.rows as Array<{ id: Buffer; embedding: Buffer }>).map((r) => ({ id: r.id.toString('utf8'), vector: fromPgFloat4Array(r.embedding) })));
+      // The array's binary form (array_send, as bytea): no parsing of millions of numbers as text.
+      const rows = await query<{ id: string; embedding: Buffer }>(
+        `SELECT passage_id::text AS id, array_send(embedding) AS embedding FROM ${p}vectors WHERE collection = $1 AND model = $2 ORDER BY passage_id`,
+        [collection, model]);
+      return toLoaded(rows.map((r) => ({ id: r.id, vector: fromPgFloat4Array(r.embedding) })));
     },
   });
   const hits = async (scored: Array<{ id: string; score: number }>) => {

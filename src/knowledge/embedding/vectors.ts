@@ -35,8 +35,8 @@ export function toPgvector(vector: Float32Array): string {
 }
 
 /**
- * A PostgreSQL float4[] in the binary wire format (header, one dimension, then length-prefixed big-endian
- * floats), read without the text parser: tens of times faster for a whole collection of vectors.
+ * A PostgreSQL float4[] in its binary form (`array_send`: header, one dimension, then length-prefixed
+ * big-endian floats), read without the text parser: far faster for a whole collection of vectors.
  */
 export function fromPgFloat4Array(bytes: Buffer): Float32Array {
   const dims = bytes.readInt32BE(0);
