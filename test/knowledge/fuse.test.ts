@@ -26,6 +26,14 @@ describe('fuseRankings', () => {
     expect(fuseRankings([hit('product', 3.1), hit('chargers', 3), hit('cables', 2.5)], meaning, 4)[0]!.passageId).toBe('chargers');
   });
 
+  it('gives the best meaning hit a seat in the first three, though every passage both rankings hold would outrank it', () => {
+    const words = Array.from({ length: 6 }, (_, i) => hit(`w${i}`, 2 - i * 0.1));
+    const meaning = [hit('free'), ...words.slice().reverse()];
+    const fused = fuseRankings(words, meaning, 5).map((h) => h.passageId);
+    expect(fused.indexOf('free')).toBe(2);
+    expect(fused).toHaveLength(5);
+  });
+
   it('is the word ranking alone when meaning found nothing, and the meaning ranking when words found nothing', () => {
     expect(fuseRankings([hit('a', 2), hit('b', 1.9)], [], 5).map((h) => h.passageId)).toEqual(['a', 'b']);
     expect(fuseRankings([], [hit('x'), hit('y')], 1).map((h) => h.passageId)).toEqual(['x']);

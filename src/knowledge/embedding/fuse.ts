@@ -13,6 +13,8 @@ import type { RawHit } from '../search-index.js';
 export const RRF_K = 60;
 /** How far the best word hit must lead the second (score ratio) to keep first place. */
 export const WORD_LEAD = 1.5;
+/** The lowest place (1-based) the best meaning hit may take. */
+export const MEANING_SEAT = 3;
 
 /** The fused ranking of `words` and `meaning` (each best first), at most `limit` hits. */
 export function fuseRankings(words: readonly RawHit[], meaning: readonly RawHit[], limit: number): RawHit[] {
@@ -32,5 +34,8 @@ export function fuseRankings(words: readonly RawHit[], meaning: readonly RawHit[
     const at = ranked.findIndex((r) => r.hit.passageId === first.passageId);
     ranked.unshift(...ranked.splice(at, 1));
   }
+  const closest = meaning[0];
+  const at = closest ? ranked.findIndex((r) => r.hit.passageId === closest.passageId) : -1;
+  if (at > MEANING_SEAT - 1) ranked.splice(MEANING_SEAT - 1, 0, ...ranked.splice(at, 1));
   return ranked.slice(0, limit).map(({ hit, score }) => ({ ...hit, score }));
 }
