@@ -14,8 +14,12 @@ export function normalize(values: ArrayLike<number>): Float32Array {
   return out;
 }
 
+/** Whether this machine stores floats little-endian (then a BLOB is copied, not coded float by float). */
+const LITTLE_ENDIAN = new Uint8Array(Float32Array.of(1).buffer)[3] === 0x3f;
+
 /** The vector as bytes (little-endian float32), for a BLOB. */
 export function toBytes(vector: Float32Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
   const out = Buffer.alloc(vector.length * 4);
   for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, i * 4);
   return out;
@@ -23,6 +27,7 @@ export function toBytes(vector: Float32Array): Buffer {
 
 /** The vector a BLOB holds. */
 export function fromBytes(bytes: Uint8Array): Float32Array {
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + (bytes.byteLength & ~3)));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array(Math.floor(bytes.byteLength / 4));
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);
@@ -60,10 +65,19 @@ export function nearestRows(matrix: Float32Array, dims: number, query: Float32Ar
   const rows = dims > 0 ? matrix.length / dims : 0;
   const best: Array<{ row: number; score: number }> = [];
   if (query.length !== dims || limit <= 0) return best;
+  const tail = dims - (dims % 4);
   for (let r = 0; r < rows; r++) {
-    let score = 0;
     const base = r * dims;
-    for (let i = 0; i < dims; i++) score += matrix[base + i]! * query[i]!;
+    // Four running sums: fewer dependent additions per float, which is most of a search's time.
+    let a = 0, b = 0, c = 0, d = 0;
+    for (let i = 0; i < tail; i += 4) {
+      a += matrix[base + i]! * query[i]!;
+      b += matrix[base + i + 1]! * query[i + 1]!;
+      c += matrix[base + i + 2]! * query[i + 2]!;
+      d += matrix[base + i + 3]! * query[i + 3]!;
+    }
+    for (let i = tail; i < dims; i++) a += matrix[base + i]! * query[i]!;
+    const score = a + b + c + d;
     if (best.length === limit && score <= best[best.length - 1]!.score) continue;
     let at = best.length;
     while (at > 0 && best[at - 1]!.score < score) at--;
