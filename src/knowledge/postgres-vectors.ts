@@ -65,13 +65,16 @@ const HIT_COLUMNS = 'p.id, p.document_id, p.headings, p.body, p.location, d.titl
 export function postgresVectors(query: Query, p: string, kind: PgVectorKind, cache: VectorCache, transaction: <T>(work: (c: pg.PoolClient) => Promise<T>) => Promise<T>): VectorStore {
   const source = (model: string) => ({
     version: async (collection: string) => String((await query<{ version: string }>(`SELECT version FROM ${p}vector_versions WHERE collection = $1`, [collection]))[0]?.version ?? 0),
-    load: async (collection: string) => {
+    load: async (collection: string, _model: string, afterId = 0) => {
       // The array's binary form (array_send, as bytea): no parsing of millions of numbers as text.
       const rows = await query<{ id: string; embedding: Buffer }>(
-        `SELECT passage_id::text AS id, array_send(embedding) AS embedding FROM ${p}vectors WHERE collection = $1 AND model = $2 ORDER BY passage_id`,
-        [collection, model]);
+        `SELECT passage_id::text AS id, array_send(embedding) AS embedding FROM ${p}vectors
+         WHERE collection = $1 AND model = $2 AND passage_id > $3 ORDER BY passage_id`,
+        [collection, model, afterId]);
       return toLoaded(rows.map((r) => ({ id: r.id, vector: fromPgFloat4Array(r.embedding) })));
     },
+    ids: async (collection: string) => (await query<{ id: string }>(
+      `SELECT passage_id::text AS id FROM ${p}vectors WHERE collection = $1 AND model = $2 ORDER BY passage_id`, [collection, model])).map((r) => r.id),
   });
   const hits = async (scored: Array<{ id: string; score: number }>) => {
     if (scored.length === 0) return [];

@@ -43,9 +43,12 @@ export async function writeDocumentVectors(tx: SqlRunner, p: string, ckey: strin
 export function sqliteVectors(db: SqliteConnection, p: string, cache: VectorCache, keyOf: (collection: string) => string): VectorStore {
   const source = (model: string) => ({
     version: async (collection: string) => String((await db.all<{ version: number }>(`SELECT version FROM ${p}vector_versions WHERE ckey = ?`, [keyOf(collection)]))[0]?.version ?? 0),
-    load: async (collection: string) => toLoaded((await db.all<{ passage_id: number; vector: Buffer }>(
-      `SELECT passage_id, vector FROM ${p}vectors WHERE ckey = ? AND model = ? ORDER BY passage_id`, [keyOf(collection), model],
+    load: async (collection: string, _model: string, afterId = 0) => toLoaded((await db.all<{ passage_id: number; vector: Buffer }>(
+      `SELECT passage_id, vector FROM ${p}vectors WHERE ckey = ? AND model = ? AND passage_id > ? ORDER BY passage_id`, [keyOf(collection), model, afterId],
     )).map((r) => ({ id: String(r.passage_id), vector: fromBytes(r.vector) }))),
+    ids: async (collection: string) => (await db.all<{ passage_id: number }>(
+      `SELECT passage_id FROM ${p}vectors WHERE ckey = ? AND model = ? ORDER BY passage_id`, [keyOf(collection), model],
+    )).map((r) => String(r.passage_id)),
   });
   return {
     kind: 'sqlite',

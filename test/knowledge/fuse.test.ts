@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fuseRankings, RRF_K } from '../../src/knowledge/embedding/fuse.js';
 import { fromBytes, fromPgFloat4Array, nearestRows, normalize, toBytes } from '../../src/knowledge/embedding/vectors.js';
+import { toLoaded, VectorCache, type VectorSource } from '../../src/knowledge/embedding/vector-cache.js';
 import { duration, progressText } from '../../src/knowledge/progress-text.js';
 import type { RawHit } from '../../src/knowledge/search-index.js';
 
@@ -51,6 +52,32 @@ describe('vectors', () => {
     const matrix = Float32Array.from([1, 0, 0, 1, 0.6, 0.8]);
     expect(nearestRows(matrix, 2, Float32Array.from([0, 1]), 2).map((r) => r.row)).toEqual([1, 2]);
     expect(nearestRows(matrix, 3, Float32Array.from([0, 1]), 2)).toEqual([]);
+  });
+});
+
+describe('VectorCache', () => {
+  it('catches up with a changed collection by reading only newer vectors, dropping removed ones', async () => {
+    const rows = new Map<number, Float32Array>([[1, normalize([1, 0])], [2, normalize([0, 1])], [3, normalize([1, 1])]]);
+    let version = 1;
+    const reads: number[] = [];
+    const source: VectorSource = {
+      version: async () => String(version),
+      load: async (_c, _m, afterId = 0) => {
+        reads.push(afterId);
+        return toLoaded([...rows].filter(([id]) => id > afterId).map(([id, vector]) => ({ id: String(id), vector })));
+      },
+      ids: async () => [...rows.keys()].map(String),
+    };
+    const cache = new VectorCache();
+    const near = (q: number[]) => cache.nearest(source, 'c', 'm', normalize(q), 2).then((r) => r.map((x) => x.id));
+    expect(await near([0, 1])).toEqual(['2', '3']);
+    expect(await near([0, 1])).toEqual(['2', '3']);
+    rows.delete(2);
+    rows.set(4, normalize([0, 1]));
+    version = 2;
+    expect(await near([0, 1])).toEqual(['4', '3']);
+    // One whole load, then one catching up from id 3: never the whole collection again.
+    expect(reads).toEqual([0, 3]);
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * Meaning search where the database cannot compare vectors itself (SQLite, and PostgreSQL without
  * pgvector): each collection's vectors of one model are held in memory as one Float32Array, compared
- * to the query in a single pass, and reloaded only when the collection's vector version (bumped in the
- * same transaction as every change) is no longer the one loaded. So a search costs one point query for
- * the version and the dot products; a change made by another process is seen at its next search.
+ * to the query in a single pass, and brought up to date only when the collection's vector version
+ * (bumped in the same transaction as every change) is no longer the one loaded. Passage ids only grow,
+ * so catching up reads the ids (to drop removed passages) and the vectors of passages newer than the
+ * newest loaded, not the whole collection again. A search costs one point query for the version and
+ * the dot products; a change made by another process is seen at its next search.
  * The cache holds at most `maxBytes` of vectors; the least recently searched collections go first.
  */
 import { nearestRows } from './vectors.js';
@@ -19,7 +21,10 @@ export interface LoadedVectors {
 export interface VectorSource {
   /** The collection's vector version now (changes whenever its vectors do). */
   version(collection: string): Promise<string>;
-  load(collection: string, model: string): Promise<LoadedVectors>;
+  /** The vectors of passages with an id above `afterId` (all of them: 0), by id. */
+  load(collection: string, model: string, afterId?: number): Promise<LoadedVectors>;
+  /** The ids of the passages that have a vector, ascending. */
+  ids(collection: string, model: string): Promise<string[]>;
 }
 
 interface Entry extends LoadedVectors {
@@ -41,8 +46,8 @@ export class VectorCache {
     const version = await source.version(collection);
     let entry = this.entries.get(key);
     if (!entry || entry.version !== version) {
+      const loaded = entry ? await this.catchUp(entry, source, collection, model) : await source.load(collection, model);
       this.drop(key);
-      const loaded = await source.load(collection, model);
       this.loads += 1;
       entry = { ...loaded, version, bytes: loaded.matrix.byteLength + loaded.ids.length * 16 };
       // A collection larger than the whole cache is searched from this load and not kept.
@@ -58,6 +63,22 @@ export class VectorCache {
     }
     const found = entry;
     return nearestRows(found.matrix, found.dims, query, limit).map(({ row, score }) => ({ id: found.ids[row]!, score }));
+  }
+
+  /** `entry` with removed passages dropped and newer ones added. */
+  private async catchUp(entry: Entry, source: VectorSource, collection: string, model: string): Promise<LoadedVectors> {
+    const newest = entry.ids.length ? Number(entry.ids[entry.ids.length - 1]) : 0;
+    const [ids, added] = await Promise.all([source.ids(collection, model), source.load(collection, model, newest)]);
+    const present = new Set(ids);
+    const dims = added.ids.length && entry.dims && added.dims !== entry.dims ? 0 : entry.dims || added.dims;
+    // A different size (the model's dimensions changed under the same name): start again from the database.
+    if (dims === 0) return source.load(collection, model);
+    const kept: number[] = [];
+    entry.ids.forEach((id, row) => present.has(id) && kept.push(row));
+    const matrix = new Float32Array((kept.length + added.ids.length) * dims);
+    kept.forEach((row, i) => matrix.set(entry.matrix.subarray(row * dims, (row + 1) * dims), i * dims));
+    matrix.set(added.matrix, kept.length * dims);
+    return { ids: [...kept.map((row) => entry.ids[row]!), ...added.ids], dims, matrix };
   }
 
   private drop(key: string): void {
