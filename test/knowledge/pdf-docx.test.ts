@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentFromBytes, documentFromFile, KnowledgeInputError, type KnowledgeBase } from '../../src/knowledge/index.js';
+import { documentFromBytes, documentFromFile, documentFromUrl, KnowledgeInputError, type KnowledgeBase } from '../../src/knowledge/index.js';
+import { startLocalServer } from '../tools/helpers/local-server.js';
 import { createDocumentParser, type DocumentParser } from '../../src/knowledge/parse/document-parser.js';
 import { tempDir } from '../state/helpers/targets.js';
 import { knowledgeTargets, openOn, type OpenedKnowledge } from './helpers/targets.js';
@@ -105,6 +106,27 @@ describe('hostile and unreadable files', () => {
     expect(() => pdfDoc('notes.pdf', Buffer.from('# just markdown'))).toThrow(/notes\.pdf is not a PDF file, whatever its name says/);
     const { zipSync } = await import('fflate');
     expect(await refusal(opened.kb, 'fake', 'photos.docx', zipSync({ 'a.txt': new TextEncoder().encode('hello') }))).toBe('photos.docx is not a Word document (it has no word/document.xml).');
+  });
+});
+
+describe('a PDF by URL', () => {
+  it('is added like an uploaded one, cited by its address, under the upload cap', async () => {
+    const file = await makePdf(RULEBOOK, 'Quest Rulebook');
+    const server = await startLocalServer({ '/rules.pdf': (_req, res) => res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(file)) });
+    const [sqlite] = await knowledgeTargets('kb-url-pdf');
+    const opened = await openOn(sqlite!, 'urlpdf');
+    try {
+      const url = `${server.origin}/rules.pdf`;
+      const doc = await documentFromUrl(url, { userAgent: 't', maxFileBytes: 1_000, maxUploadBytes: 1_000_000, allowLoopbackForTests: true });
+      expect(doc).toMatchObject({ format: 'pdf', source: url, link: url });
+      const result = await opened.kb.add('u', doc);
+      expect(result.document).toMatchObject({ title: 'Quest Rulebook', passages: 3, link: url });
+      await expect(documentFromUrl(url, { userAgent: 't', maxFileBytes: 100, maxUploadBytes: 500, allowLoopbackForTests: true }))
+        .rejects.toThrow(`${url} is larger than 500 bytes, the most a document may be (KNOWLEDGE_MAX_UPLOAD_BYTES).`);
+    } finally {
+      await opened.cleanup();
+      await server.close();
+    }
   });
 });
 
