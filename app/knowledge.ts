@@ -6,7 +6,7 @@
  * background embedding job.
  */
 import type { Config } from '../src/config.js';
-import { createAttachmentLoader } from '../src/discord/attachment-document.js';
+import { createAttachmentLoader } from '../src/discord/files/attachment-document.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { createDocumentPresence, forgettingOnChange, type DocumentPresence } from '../src/knowledge/document-presence.js';
 import { createDocumentParser, documentFromUrl, openAIEmbedder, openKnowledgeBase, startEmbeddingSync } from '../src/knowledge/index.js';

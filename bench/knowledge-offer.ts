@@ -16,7 +16,7 @@ import { createDocumentPresence } from '../src/knowledge/document-presence.js';
 import { openKnowledgeBase, type KnowledgeBase } from '../src/knowledge/index.js';
 import { silentLogger } from '../src/logger.js';
 import { offerOnlyWhere, type AllowedTools, type PolicyTool, type RunScope } from '../src/policy/index.js';
-import { createToolPolicy } from '../src/discord/tool-policy.js';
+import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
 import { createStorage, type Storage } from '../src/state/index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
 import { dropKnowledgeTables, postgresReachable } from './knowledge.js';
@@ -30,7 +30,7 @@ async function measure(storage: Storage, kb: KnowledgeBase, backend: string): Pr
   const logger = silentLogger();
   await storage.guildSettings.update(scope.guildId!, (s) => ({ ...s, toolRules: [{ tool: 'read_url', allow: true, channelId: '2' }] }));
   await kb.add(scope.guildId!, { source: 'faq.md', format: 'markdown', content: '# FAQ\n\nRaid night is on Friday.' });
-  const policy = createToolPolicy(storage.guildSettings, TOOLS, logger);
+  const policy = createToolPolicy((id) => storage.guildSettings.get(id), TOOLS, logger);
   const ways: Array<[string, AllowedTools]> = [
     ['tool policy alone (baseline: every step before)', policy],
     ['policy + hasDocuments() every step (uncached)', offerOnlyWhere(policy, 'search_knowledge', (g) => kb.hasDocuments(g), logger)],

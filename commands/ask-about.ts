@@ -16,15 +16,12 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { attachmentsOf } from '../src/discord/follow-ups.js';
-import { displayNameOf, scopeOf, cachedMentionNames, threadName } from '../src/discord/interaction-info.js';
+import { attachmentsOf } from '../src/discord/messages/follow-ups.js';
+import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
-import { commandPlaceProblem } from '../src/discord/preflight.js';
-import { headline } from '../src/discord/turn/headline.js';
+import { commandPlaceProblem } from '../src/discord/posting/preflight.js';
 import type { BotServices } from '../src/discord/services.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
-import { interactionTarget, threadTarget } from '../src/discord/turn-target.js';
-import type { TurnPlace } from '../src/discord/turn/pipeline.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 
 const PREFIX = 'ask-about:';
 export const askAbout: MessageCommand = {
@@ -92,50 +89,21 @@ function contextOf(about: AskedAbout): string {
 async function ask(interaction: ModalSubmitInteraction, services: Pick<BotServices, 'turns' | 'runtime'>, about: AskedAbout, question: string): Promise<void> {
   const { turns } = services;
   const { logger } = services.runtime;
-  const name = displayNameOf(interaction.member, interaction.user);
   const logFields = { interactionId: interaction.id, guildId: interaction.guildId ?? undefined, userId: interaction.user.id, messageId: about.messageId };
   const scope = scopeOf(interaction, interaction.member);
-  const channel = interaction.channel;
-  const dm = !interaction.guildId || !channel;
-  const inThread = !dm && channel.isThread();
+  const dm = !interaction.guildId || !interaction.channel;
   // What needs no storage is refused at once, privately: the question, a message that has a thread, a
   // channel where the bot cannot open or post in one.
-  const problem = turns.checkInput({ scope, text: question }) ?? (dm ? undefined : placeProblem(interaction, about, inThread));
-  if (problem) {
+  const input = turns.checkInput(scope, question);
+  const problem = input.ok ? (dm ? undefined : placeProblem(interaction, about, interaction.channel!.isThread())) : input.message;
+  if (problem || !input.ok) {
     if (!dm) logger.warn({ ...logFields, problem }, 'Ask about this message: refused before any model call');
-    return void (await interaction.reply({ content: problem, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }));
+    return void (await interaction.reply({ content: problem ?? '', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }));
   }
   // Acknowledged before the limits touch storage; privately, as the refusal or "I am answering in #thread" is for the asker.
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const outcome = await turns.start({
-    request: { scope, author: { id: interaction.user.id, name }, text: question, logFields, context: contextOf(about), attachments: about.attachments },
-    place: async (text): Promise<TurnPlace> => {
-      // A DM (with ALLOW_DMS): no thread; the answer comes through the interaction.
-      if (dm) {
-        await interaction.editReply({ content: headline(name, text, 'asked about this message'), allowedMentions: NO_MENTIONS });
-        return { target: interactionTarget(interaction) };
-      }
-      try {
-        const thread = inThread
-          ? channel
-          : 'threads' in channel
-            ? await channel.threads.create({ startMessage: about.messageId, name: threadName(text, cachedMentionNames(interaction.guild)), autoArchiveDuration: 1440 })
-            : undefined;
-        if (!thread?.isThread()) throw new Error('this kind of channel has no threads');
-        // A thread opened here is the asker's for good: `/reset` goes by this, whoever speaks first after one.
-        if (!inThread) await turns.conversations.setStarter(thread.id, interaction.user.id).catch((error) => logger.warn({ err: error, ...logFields, threadId: thread.id }, 'could not record the thread\'s starter'));
-        const announced = await thread.send({ content: headline(name, text, 'asked about this message'), allowedMentions: NO_MENTIONS });
-        await interaction.editReply({ content: `I am answering in <#${thread.id}>.` });
-        return { target: threadTarget(thread), reply: { channelId: announced.channelId, messageId: announced.id } };
-      } catch (error) {
-        logger.warn({ err: error, ...logFields }, 'Ask about this message: could not open a thread');
-        return { unable: `I could not open a thread on that message: ${error instanceof Error ? error.message : String(error)}. Nothing was asked.` };
-      }
-    },
-  });
-  // The reply is private already: why nothing was asked replaces it; a later reason follows it.
-  if (outcome.kind === 'refused' || outcome.kind === 'unable') return void (await interaction.editReply({ content: outcome.message, allowedMentions: NO_MENTIONS }).catch(() => undefined));
-  if (outcome.kind === 'busy' || outcome.kind === 'stopped') await interaction.followUp({ content: outcome.message, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS }).catch(() => undefined);
+  const author = { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) };
+  await turns.start({ kind: 'ask-about', interaction, about, request: { scope, author, text: input.text, logFields, context: contextOf(about), attachments: about.attachments } });
 }
 
 /** Why the bot cannot answer about this message here (checked before anything is stored), or undefined. */

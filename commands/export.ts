@@ -7,12 +7,12 @@
  */
 import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { recordAudit } from '../src/discord/audit-trail.js';
-import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/conversation-export.js';
+import { recordAudit } from '../src/discord/rules/audit-trail.js';
+import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/text/conversation-export.js';
 import { scopeOf } from '../src/discord/interaction-info.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 
 export const exportCommand: Command = {

@@ -4,11 +4,11 @@
  * what the bot routes: the commands (with the buttons and modals each puts up), then the buttons the
  * bot puts under its runs.
  */
-import { approvalButtons } from '../src/discord/approval-buttons.js';
+import { approvalButtons } from '../src/discord/buttons/approval.js';
 import type { AnyCommand } from '../src/discord/command.js';
-import { continueButton } from '../src/discord/continue-button.js';
+import { continueButton } from '../src/discord/buttons/continue.js';
 import type { InteractionEntry } from '../src/discord/interactions.js';
-import { stopButton } from '../src/discord/stop-button.js';
+import { stopButton } from '../src/discord/buttons/stop.js';
 import { ask } from './ask.js';
 import { askAbout } from './ask-about.js';
 import { exportCommand } from './export.js';

@@ -14,9 +14,9 @@ import {
   type Guild,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { isRestrictedChannel } from '../src/discord/channel-visibility.js';
+import { isRestrictedChannel } from '../src/discord/rules/channel-visibility.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { documentFromDiscordMessage, KnowledgeInputError } from '../src/knowledge/index.js';
 import { addDocument, KNOWLEDGE_OFF } from './kb-subcommands.js';

@@ -7,11 +7,11 @@
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
-import { postToLogChannel, recordAudit } from '../src/discord/audit-trail.js';
+import { postToLogChannel, recordAudit } from '../src/discord/rules/audit-trail.js';
 import type { ChangeRecord } from '../src/policy/index.js';
-import { logChannelLine } from '../src/discord/audit-text.js';
+import { logChannelLine } from '../src/discord/text/audit-text.js';
 import type { GuildSettings } from '../src/state/index.js';
 
 /** A slash or context-menu command used in a server. */

@@ -22,7 +22,7 @@ import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf } from '../src/discord/interaction-info.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 
 const PREFIX = 'reset:';
@@ -104,7 +104,7 @@ export const reset: Command = {
       const name = escapeDisplayName(displayNameOf(interaction.member, interaction.user));
       try {
         // Give up what waits, stop what runs (it saves nothing), then reset in the thread's queue: before anything new.
-        const dropped = ctx.turns.dropWaiting(threadId);
+        const dropped = await ctx.turns.dropWaiting(interaction.client, threadId);
         for (const run of ctx.turns.runs.inThread(threadId)) ctx.turns.runs.stop(run.id, 'reset');
         const unanswered = dropped > 0 ? ` The ${dropped === 1 ? 'message' : `${dropped} messages`} waiting for an answer ${dropped === 1 ? 'was' : 'were'} dropped with it.` : '';
         await ctx.turns.queue.run(threadId, async () => {

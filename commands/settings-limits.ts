@@ -6,7 +6,7 @@
 import type { ChatInputCommandInteraction, SlashCommandSubcommandGroupBuilder } from 'discord.js';
 import type { RuleServices, Runtime, UsageServices } from '../src/discord/services.js';
 import { LIMIT_NAMES, withExemptRole, withLimitChange, type LimitChange } from '../src/policy/index.js';
-import { describeLimitChange, describeServerLimits, LIMIT_INFO } from '../src/discord/limits-text.js';
+import { describeLimitChange, describeServerLimits, LIMIT_INFO } from '../src/discord/text/limits-text.js';
 import { OptionProblem } from './command-options.js';
 import { saveChange } from './moderation.js';
 

@@ -7,8 +7,8 @@ import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommand
 import type { Command } from '../src/discord/command.js';
 import type { BotServices } from '../src/discord/services.js';
 import { ruleChannel } from '../src/discord/interaction-info.js';
-import { fitMessage } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { fitMessage } from '../src/discord/posting/split-message.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
 import { channelSettings, DISPLAY_LEVELS, type DisplayLevel } from '../src/policy/index.js';

@@ -5,8 +5,8 @@
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices, RuleServices, Runtime } from '../src/discord/services.js';
-import { fitMessage, splitMessage } from '../src/discord/split-message.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { fitMessage, splitMessage } from '../src/discord/posting/split-message.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import {
   pinMismatch,
@@ -17,8 +17,8 @@ import {
   shadowingRules,
   toolsNeedingApproval,
 } from '../src/policy/index.js';
-import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../src/discord/rule-text.js';
-import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/audit-text.js';
+import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../src/discord/text/rule-text.js';
+import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/text/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
 

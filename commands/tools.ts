@@ -12,10 +12,10 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { NO_MENTIONS } from '../src/discord/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { enabledByDefault } from '../src/policy/index.js';
-import { AUDIT_SHOW_MAX } from '../src/discord/audit-text.js';
+import { AUDIT_SHOW_MAX } from '../src/discord/text/audit-text.js';
 import { OptionProblem, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator } from './moderation.js';
 import { changeApproval, changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';

@@ -39,7 +39,7 @@ export interface AgentConfig {
   toolTimeoutMs: number;
   runTimeoutMs: number;
   toolOutputMaxChars: number;
-  /** APPROVAL_TIMEOUT_MS: how long a call to a tool in `ask` mode waits for Approve or Deny. */
+  /** APPROVAL_TIMEOUT_MS: how long a run stopped at a call to a tool in `ask` mode waits for Approve or Deny. */
   approvalTimeoutMs: number;
 }
 
@@ -262,7 +262,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     toolTimeoutMs: read.int('TOOL_TIMEOUT_MS', DEFAULT_RUN.toolTimeoutMs, 100),
     runTimeoutMs: read.int('RUN_TIMEOUT_MS', DEFAULT_RUN.runTimeoutMs, 1_000),
     toolOutputMaxChars: read.int('TOOL_OUTPUT_MAX_CHARS', DEFAULT_RUN.maxToolOutputChars, 200),
-    approvalTimeoutMs: read.int('APPROVAL_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    approvalTimeoutMs: read.int('APPROVAL_TIMEOUT_MS', 86_400_000, 1_000, 7 * 86_400_000),
   };
 
   const language = read.string('WIKIPEDIA_LANGUAGE') ?? 'en';

@@ -79,12 +79,52 @@ describe('the rules of a place have one home', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules.ts and its tool policy)', () => {
-    const home = new Set(['src/discord/rules.ts', 'src/discord/tool-policy.ts']);
+  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules/rules.ts and its tool policy)', () => {
+    const home = new Set(['src/discord/rules/rules.ts', 'src/discord/rules/tool-policy.ts']);
     const reads = /\bguildSettings\.get\(|\bstore\.get\(\s*scope\.guildId\s*\)/;
     const offenders = [...sourceFiles('src'), ...sourceFiles('app')]
-      .filter((file) => !file.startsWith('src/state/') && !home.has(file) && reads.test(read(file)));
+      .filter((file) => !file.startsWith('src/state/') && !home.has(file) && !file.startsWith('app/') && reads.test(read(file)));
     expect(offenders).toEqual([]);
+  });
+
+  it('the settings store is reached by two modules: the rules object and the audit writer (the composition root hands it to them)', () => {
+    const names = /\bGuildSettingsStore\b|\.guildSettings\b/;
+    const offenders = [...sourceFiles('src'), ...sourceFiles('app')].filter((file) => !file.startsWith('src/state/') && names.test(read(file)));
+    expect(offenders.sort()).toEqual(['app/parts.ts', 'src/discord/rules/audit-trail.ts', 'src/discord/rules/rules.ts']);
+  });
+});
+
+describe('the Discord layer by concern', () => {
+  /** The folders of src/discord/, from the top: a folder imports only folders below it (and the root's plain helpers). */
+  const LAYERS = [['messages', 'buttons'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text']];
+  /** The root's routing and wiring: imported by nothing below the root. */
+  const ROUTING = ['src/discord/bot.ts', 'src/discord/services.ts', 'src/discord/interactions.ts', 'src/discord/command.ts'];
+  const folderOf = (file: string) => /^src\/discord\/([^/]+)\//.exec(file)?.[1];
+  const levelOf = (folder: string | undefined) => LAYERS.findIndex((layer) => folder !== undefined && layer.includes(folder));
+
+  it('every folder of src/discord/ has its place in the layers', () => {
+    const folders = new Set(sourceFiles('src/discord').map(folderOf).filter((f): f is string => f !== undefined));
+    expect([...folders].filter((f) => levelOf(f) === -1)).toEqual([]);
+  });
+
+  it('a folder imports only folders below it: the buttons and messages start turns, the turn uses posting, rules, files, runs and text, and those reach up into nothing', () => {
+    const bottom = LAYERS.length - 1;
+    // The bottom folders may use each other (no circle: that is checked above); above them, a folder uses only lower ones.
+    const upward = (from: number, to: number) => to !== -1 && (to < from || (to === from && from !== bottom));
+    const offenders = sourceFiles('src/discord').flatMap((file) => {
+      const from = levelOf(folderOf(file));
+      if (from === -1) return [];
+      return importsOf(file)
+        .filter((target) => ROUTING.includes(target) || (inside(target, 'src/discord') && folderOf(target) !== folderOf(file) && upward(from, levelOf(folderOf(target)))))
+        .map((target) => `${file} imports ${target}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('where a turn posts and what its origin hears back are decided in one place each (turn/place.ts, turn/reply.ts)', () => {
+    const readsOrigin = /switch \(origin\.kind\)/;
+    const offenders = productionFiles().filter((file) => readsOrigin.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(offenders.sort()).toEqual(['src/discord/turn/place.ts', 'src/discord/turn/reply.ts']);
   });
 });
 

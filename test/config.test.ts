@@ -46,7 +46,7 @@ describe('configuration', () => {
 
   it('applies sensible defaults', () => {
     const config = load({ DISCORD_TOKEN: 't', OPENAI_API_KEY: 'k' });
-    expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000, approvalTimeoutMs: 120_000 });
+    expect(config.agent).toEqual({ protocol: 'auto', maxSteps: 8, toolTimeoutMs: 15_000, runTimeoutMs: 300_000, toolOutputMaxChars: 4_000, approvalTimeoutMs: 86_400_000 });
     expect(config.model.models).toBeUndefined();
     expect(config.storage.keyvUrl).toBe('sqlite://data/threadwise.sqlite');
     expect(config.tools.wikipediaApiUrl).toBe('https://en.wikipedia.org/w/api.php');

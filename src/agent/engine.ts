@@ -13,7 +13,8 @@ import { AgentRun } from './agent-run.js';
 import { NativeProtocol } from './native-protocol.js';
 import { ProtocolMemory } from './protocol-memory.js';
 import { RunLoop } from './run-loop.js';
-import type { BeforeTool, CallBudget, RunPlan } from './run-plan.js';
+import type { BeforeTool, CallBudget, NeedsApproval, RunPlan } from './run-plan.js';
+import type { CallDecision, RunState } from './run-state.js';
 import { TextProtocol } from './text-protocol.js';
 import type { ToolContext, ToolDefinition } from './tool.js';
 import { ToolIndex } from './tool-index.js';
@@ -65,6 +66,8 @@ export interface RunInput {
   signal?: AbortSignal;
   /** Manual mode: asked before each tool call runs. */
   beforeTool?: BeforeTool;
+  /** Calls that wait for a person: the run stops ('interrupted') with its state, to be resumed with the decisions. */
+  approval?: NeedsApproval;
   /** The knowledge collection tools search (a Discord server's id, or the terminal's collection). */
   collection?: string;
   /** Whether the member asking may view a channel (see ToolContext); absent: everything is visible. */
@@ -76,6 +79,12 @@ export interface Engine {
   readonly tools: readonly ToolDefinition[];
   readonly defaults: Readonly<RunDefaults>;
   run(input: RunInput): AgentRun;
+  /**
+   * Go on with an interrupted run: its waiting step runs with `decisions` (by call id; a call that
+   * needed one and has none is not run), then the loop goes on. `input` is read as for `run`, its
+   * messages excepted (they are the state's), and the run gets a fresh time limit.
+   */
+  resume(state: RunState, decisions: Readonly<Record<string, CallDecision>>, input: Omit<RunInput, 'messages'>): AgentRun;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -105,46 +114,51 @@ export function createEngine(options: EngineOptions): Engine {
       return current().index.tools;
     },
     defaults,
-    run(input) {
-      // A run keeps the tools there were when it started; the policy still decides at every step.
-      const { index, native } = current();
-      const drivers = { native, text };
-      const everyTool = () => index.allNames;
-      const citations = new Citations();
-      const runner = new ToolRunner(index, {
-        timeoutMs: defaults.toolTimeoutMs,
-        maxOutputChars: defaults.maxToolOutputChars,
-        context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel, cite: (source) => citations.cite(source) },
-        clock,
-      });
-      const plan: RunPlan = {
-        model: input.model ?? options.model,
-        protocol: input.protocol ?? defaults.protocol,
-        drivers,
-        memory,
-        tools: index.tools,
-        knownNames: index.knownNames,
-        runner,
-        citations,
-        messages: input.messages,
-        allowedTools: input.allowedTools ?? everyTool,
-        maxSteps: input.maxSteps ?? defaults.maxSteps,
-        tokenBudget: input.tokenBudget,
-        maxTokens: defaults.maxTokens,
-        callBudget: input.callBudget,
-        fitContext: options.fitContext,
-        toolImages: options.toolImages,
-        runTimeoutMs: defaults.runTimeoutMs,
-        instructions: input.instructions,
-        signal: input.signal,
-        beforeTool: input.beforeTool,
-        clock,
-      };
-      return new AgentRun((emit) => new RunLoop(plan, emit).run());
-    },
+    run: (input) => start(input),
+    resume: (state, decisions, input) => start({ ...input, messages: state.messages }, { state, decisions }),
   };
+
+  function start(input: RunInput, resume?: { state: RunState; decisions: Readonly<Record<string, CallDecision>> }): AgentRun {
+    // A run keeps the tools there were when it started; the policy still decides at every step.
+    const { index, native } = current();
+    const drivers = { native, text };
+    const everyTool = () => index.allNames;
+    const citations = new Citations();
+    const runner = new ToolRunner(index, {
+      timeoutMs: defaults.toolTimeoutMs,
+      maxOutputChars: defaults.maxToolOutputChars,
+      context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel, cite: (source) => citations.cite(source) },
+      clock,
+    });
+    const plan: RunPlan = {
+      model: input.model ?? options.model,
+      protocol: input.protocol ?? defaults.protocol,
+      drivers,
+      memory,
+      tools: index.tools,
+      knownNames: index.knownNames,
+      runner,
+      citations,
+      messages: input.messages,
+      allowedTools: input.allowedTools ?? everyTool,
+      maxSteps: input.maxSteps ?? defaults.maxSteps,
+      tokenBudget: input.tokenBudget,
+      maxTokens: defaults.maxTokens,
+      callBudget: input.callBudget,
+      fitContext: options.fitContext,
+      toolImages: options.toolImages,
+      runTimeoutMs: defaults.runTimeoutMs,
+      instructions: input.instructions,
+      signal: input.signal,
+      beforeTool: input.beforeTool,
+      approval: input.approval,
+      clock,
+    };
+    return new AgentRun((emit) => new RunLoop(plan, emit).run(resume));
+  }
 }
 
 export type { AgentRun } from './agent-run.js';
 export { DEFAULT_RUN, STEP_LIMIT, type RunDefaults } from './run-defaults.js';
-export type { BeforeTool, CallBudget, ToolDecision } from './run-plan.js';
+export type { BeforeTool, CallBudget, NeedsApproval, ToolDecision } from './run-plan.js';
+export type { CallDecision, Interruption, RunState, WaitingCall } from './run-state.js';

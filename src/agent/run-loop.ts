@@ -9,6 +9,7 @@ import { cutOffOf, filtered, honest } from './endings.js';
 import { PromptCache } from './prompt-cache.js';
 import { stepNote, type NextStep, type ObservationOut, type PlannedCall, type ProtocolDriver } from './protocol.js';
 import type { RunPlan, ToolDecision } from './run-plan.js';
+import { filesFromState, filesToState, type CallDecision, type Interruption, type RunState, type WaitingCall } from './run-state.js';
 import type { StreamedText } from './text-stream.js';
 import type { ToolAttachment } from './tool.js';
 import type { Observation, PreparedCall } from './tool-runner.js';
@@ -22,7 +23,11 @@ interface Ending {
   answer?: string;
   cutOff?: CutOff;
   error?: { code: string; message: string };
+  interruption?: Interruption;
 }
+
+/** A step's tool calls: the model's message and its calls. */
+type ToolStep = { assistant: ChatMessage; calls: PlannedCall[] };
 
 type Limit = 'step-limit' | 'token-budget';
 
@@ -54,19 +59,23 @@ export class RunLoop {
     this.prompts = new PromptCache(plan.tools, plan.maxSteps, plan.instructions);
   }
 
-  async run(): Promise<AgentResult> {
+  /**
+   * Run to the end, or, with `resume`, go on from an interrupted run's state: its waiting step is run
+   * with the decisions first (an approved call runs, a denied one is answered with the decision's note).
+   */
+  async run(resume?: { state: RunState; decisions: Readonly<Record<string, CallDecision>> }): Promise<AgentResult> {
     const { plan } = this;
-    const started = plan.clock();
+    const started = plan.clock() - (resume?.state.durationMs ?? 0);
     let ending: Ending;
     try {
-      this.emit({ type: 'run-start', protocol: this.driver.name, maxSteps: plan.maxSteps, tools: [...(await plan.allowedTools())] });
-      ending = await this.loop();
+      this.emit({ type: 'run-start', protocol: this.driver.name, maxSteps: plan.maxSteps, tools: [...(await plan.allowedTools())], ...(resume ? { resumed: true } : {}) });
+      ending = (resume && (await this.resumeFrom(resume.state, resume.decisions))) || (await this.loop());
     } catch (error) {
       ending = this.failure(error);
     }
     if (ending.reason === 'error' && ending.error) this.emit({ type: 'error', ...ending.error });
     const durationMs = plan.clock() - started;
-    this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs });
+    this.emit({ type: 'run-end', reason: ending.reason, steps: this.steps, usage: { ...this.usage }, durationMs, ...(ending.error ? { error: ending.error } : {}) });
     return {
       reason: ending.reason,
       answer: ending.answer,
@@ -79,7 +88,31 @@ export class RunLoop {
       protocol: this.driver.name,
       messages: this.added,
       error: ending.error,
+      ...(ending.interruption ? { interruption: { ...ending.interruption, state: { ...ending.interruption.state, durationMs } } } : {}),
     };
+  }
+
+  /** Take up an interrupted run where it stopped: its counts, its messages, then its waiting step. */
+  private async resumeFrom(state: RunState, decisions: Readonly<Record<string, CallDecision>>): Promise<Ending | undefined> {
+    this.driver = this.plan.drivers[state.protocol];
+    this.steps = state.steps;
+    Object.assign(this.usage, state.usage);
+    this.added.push(...state.added);
+    this.attachments.push(...filesFromState(state.files));
+    this.remindedLastStep = state.remindedLastStep;
+    for (const source of state.sources) this.plan.citations.cite(source);
+    const step: ToolStep = { assistant: state.pending.assistant, calls: state.pending.calls.map(({ callId, tool, raw }) => ({ callId, tool, raw })) };
+    // Asked again: the decision may come hours later, and a moderator may have turned a tool off since.
+    const prepared = await this.prepare(step.calls, false);
+    const decided = (call: PlannedCall): ToolDecision | undefined => {
+      const decision = decisions[call.callId];
+      if (!state.pending.calls.find((c) => c.callId === call.callId)?.needsApproval) return undefined;
+      if (!decision) return { kind: 'observe', text: `The call ${call.tool} was not run: it needed a person's approval, and none was given.` };
+      return decision.approved ? { kind: 'run' } : { kind: 'observe', text: decision.note };
+    };
+    await this.finishStep(step, prepared, decided);
+    this.remindedLastStep = false;
+    return undefined;
   }
 
   private async loop(): Promise<Ending> {
@@ -118,11 +151,11 @@ export class RunLoop {
         this.emit({ type: 'format-reminder', step: this.steps, text: next.reminder.content });
         return undefined;
       case 'tools': {
+        const prepared = await this.prepare(next.calls, true);
+        const waiting = await this.waitingFor(next.calls, prepared);
+        if (waiting.some((c) => c.needsApproval)) return this.interrupt(next, waiting);
+        await this.finishStep(next, prepared);
         this.remindedLastStep = false;
-        const results = await this.runTools(next.calls);
-        this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
-        const images = this.plan.toolImages?.(this.plan.model.model) ? imagesMessage(results) : undefined;
-        if (images) this.added.push(images);
         return undefined;
       }
     }
@@ -134,20 +167,63 @@ export class RunLoop {
     return { reason: 'answer', answer: text, cutOff };
   }
 
-  /** Announce, run (concurrently; results taken in call order) and show one step's tool calls. */
-  private async runTools(calls: PlannedCall[]): Promise<ObservationOut[]> {
-    const { plan } = this;
-    // Asked again: a moderator may have turned a tool off while the model was thinking.
-    const allowed = await plan.allowedTools();
-    const prepared = calls.map((c) => plan.runner.prepare(c.tool, c.raw, allowed));
-    calls.forEach((c, i) => {
+  /**
+   * Resolve a step's calls against the tools allowed now (asked again: a moderator may have turned a
+   * tool off while the model was thinking); `announce` shows each call as an action.
+   */
+  private async prepare(calls: PlannedCall[], announce: boolean): Promise<PreparedCall[]> {
+    const allowed = await this.plan.allowedTools();
+    const prepared = calls.map((c) => this.plan.runner.prepare(c.tool, c.raw, allowed));
+    if (announce) {
+      calls.forEach((c, i) => {
+        const p = prepared[i]!;
+        this.emit({ type: 'action', step: this.steps, callId: c.callId, tool: c.tool, input: 'args' in p ? p.args : c.raw.text });
+      });
+    }
+    return prepared;
+  }
+
+  /** Which of a step's calls wait for a person (none without an approval rule; a bad call never waits). */
+  private async waitingFor(calls: PlannedCall[], prepared: PreparedCall[]): Promise<WaitingCall[]> {
+    const approval = this.plan.approval;
+    if (!approval) return [];
+    const waiting: WaitingCall[] = [];
+    for (const [i, c] of calls.entries()) {
       const p = prepared[i]!;
-      this.emit({ type: 'action', step: this.steps, callId: c.callId, tool: c.tool, input: 'args' in p ? p.args : c.raw.text });
-    });
-    const pending = await this.start(calls, prepared);
+      const needsApproval = 'args' in p && (await approval({ tool: c.tool, input: p.args }));
+      waiting.push({ callId: c.callId, tool: c.tool, raw: c.raw, ...('args' in p ? { input: p.args } : {}), needsApproval });
+    }
+    return waiting;
+  }
+
+  /** The run stops here with its state, the waiting step's calls not run: a person decides, and the run resumes. */
+  private interrupt(step: ToolStep, calls: WaitingCall[]): Ending {
+    const state: RunState = {
+      v: 1,
+      protocol: this.driver.name,
+      steps: this.steps,
+      usage: { ...this.usage },
+      messages: [...this.plan.messages],
+      added: [...this.added],
+      pending: { assistant: step.assistant, calls },
+      sources: this.plan.citations.list(),
+      files: filesToState(this.attachments),
+      remindedLastStep: this.remindedLastStep,
+      durationMs: 0,
+    };
+    return { reason: 'interrupted', interruption: { state, waiting: calls.filter((c) => c.needsApproval) } };
+  }
+
+  /**
+   * Run (concurrently; results taken in call order) and show one step's tool calls, and keep the step in
+   * the transcript. `decided`: a decision already made for a call (a resumed run's approvals).
+   */
+  private async finishStep(step: ToolStep, prepared: PreparedCall[], decided?: (call: PlannedCall) => ToolDecision | undefined): Promise<void> {
+    const { plan } = this;
+    const pending = await this.start(step.calls, prepared, decided);
     for (const p of pending) p.catch(() => undefined); // awaited below in call order; never unhandled
     const results: ObservationOut[] = [];
-    for (const [i, c] of calls.entries()) {
+    for (const [i, c] of step.calls.entries()) {
       const obs = await pending[i]!;
       for (const source of obs.sources) plan.citations.cite(source);
       if (obs.attachments) this.attachments.push(...obs.attachments);
@@ -155,20 +231,24 @@ export class RunLoop {
       const { output, isError, durationMs, truncated, attachments, images } = obs;
       this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}), ...(images ? { images } : {}) });
     }
-    return results;
+    this.added.push(step.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, plan.maxSteps)));
+    const images = plan.toolImages?.(plan.model.model) ? imagesMessage(results) : undefined;
+    if (images) this.added.push(images);
   }
 
   /** Start a step's calls: all at once, or one at a time when a person approves each. */
-  private async start(calls: PlannedCall[], prepared: PreparedCall[]): Promise<Array<Promise<Observation>>> {
+  private async start(calls: PlannedCall[], prepared: PreparedCall[], decided?: (call: PlannedCall) => ToolDecision | undefined): Promise<Array<Promise<Observation>>> {
     const { runner, signal, beforeTool } = this.plan;
     const step = this.steps;
     const progress = (call: PlannedCall) => (text: string) => this.emit({ type: 'progress', step, callId: call.callId, tool: call.tool, text });
-    if (!beforeTool) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
+    if (!beforeTool && !decided) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
     // A person decides one call at a time, in call order; the calls they let run still run side by side.
     const pending: Array<Promise<Observation>> = [];
     for (const [i, call] of calls.entries()) {
       const p = prepared[i]!;
-      const decision: ToolDecision = 'error' in p ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId });
+      const decision: ToolDecision =
+        ('error' in p ? undefined : decided?.(call)) ??
+        ('error' in p || !beforeTool ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId }));
       if (decision.kind === 'stop') throw new StopRequested();
       const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline, progress(call));
       running.catch(() => undefined); // awaited by the caller in call order; never unhandled if a later decision stops the run

@@ -9,6 +9,12 @@ import type { ChatMessage, ChatModel, FitContext, ModelReply, ProtocolSetting, T
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
 export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
 
+/**
+ * Whether a call needs a person's approval before it runs. Asked for every call of a step before any of
+ * them runs; when one does, the run ends 'interrupted' with its state, and is resumed with the decisions.
+ */
+export type NeedsApproval = (call: { tool: string; input: unknown }) => boolean | Promise<boolean>;
+
 /** Asked before each tool call runs, in call order; the run waits for the answer. */
 export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
 
@@ -50,5 +56,6 @@ export interface RunPlan {
   instructions?: string;
   signal?: AbortSignal;
   beforeTool?: BeforeTool;
+  approval?: NeedsApproval;
   clock: () => number;
 }

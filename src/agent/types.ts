@@ -2,6 +2,7 @@
  * The engine's vocabulary: chat messages (OpenAI's wire shape, so they go to any compatible server
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
+import type { RawArguments } from './tool-arguments.js';
 import type { Source, ToolAttachment, ToolImage } from './tool.js';
 
 export interface ToolCall {
@@ -106,15 +107,17 @@ export type ProtocolSetting = Protocol | 'auto';
 /**
  * Why a run ended. At 'step-limit' and 'token-budget' the model was asked for a last answer without
  * tools; `answer` is set when it gave one. A run whose shared call budget refused its next call also
- * ends 'token-budget', with no further call and the refusal as its `error`.
+ * ends 'token-budget', with no further call and the refusal as its `error`. A run that reached a call
+ * needing a person's approval ends 'interrupted', with the state to resume from (`interruption`).
  */
-export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error';
+export type EndReason = 'answer' | 'step-limit' | 'token-budget' | 'aborted' | 'error' | 'interrupted';
 
 /** Why an answer is incomplete: the reply hit MODEL_MAX_TOKENS, or the provider's content filter cut it. */
 export type CutOff = 'length' | 'content-filter';
 
 export type AgentEvent =
-  | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[] }
+  /** `resumed`: the run goes on from an interruption (its earlier steps were shown then). */
+  | { type: 'run-start'; protocol: Protocol; maxSteps: number; tools: string[]; resumed?: boolean }
   /**
    * Text as the model writes it. `answer` text of a step is provisional until the step's reply ends:
    * in the native protocol a reply's text is only known to be the thought once tool calls follow it,
@@ -146,7 +149,8 @@ export type AgentEvent =
   /** `attachments`: every file the run's tools handed back, to show with the answer (absent when none). */
   | { type: 'answer'; text: string; sources: Source[]; forced: boolean; cutOff?: CutOff; attachments?: ToolAttachment[] }
   | { type: 'error'; code: string; message: string }
-  | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number };
+  /** `error`: why a run that ended without an answer ended so (a failure, a spent budget, a stop). */
+  | { type: 'run-end'; reason: EndReason; steps: number; usage: Usage; durationMs: number; error?: { code: string; message: string } };
 
 export interface AgentResult {
   reason: EndReason;
@@ -165,4 +169,57 @@ export interface AgentResult {
   /** Messages this run added after the input history: what the conversation store appends. */
   messages: ChatMessage[];
   error?: { code: string; message: string };
+  /** Reason 'interrupted': the state to resume from and the calls waiting for a person. */
+  interruption?: Interruption;
 }
+
+/*
+ * A run stopped at a call that needs a person (an interruption), as plain data: what it was given, what
+ * it has done, and the step that waits. JSON through and through, so the caller can keep it in shared
+ * storage for as long as the decision takes and resume the run from it in any process (run-state.ts).
+ */
+
+/** A call of the waiting step, as the model made it. */
+export interface WaitingCall {
+  callId: string;
+  tool: string;
+  raw: RawArguments;
+  /** The decoded arguments (what a person is shown); absent when they did not decode. */
+  input?: unknown;
+  /** Whether this call waits for a decision (the others of the step run without one when the run resumes). */
+  needsApproval: boolean;
+}
+
+/** Everything a resumed run needs. Version 1. */
+export interface RunState {
+  v: 1;
+  /** The protocol the run was using (a fallback to the text protocol stays in force). */
+  protocol: Protocol;
+  steps: number;
+  usage: Usage;
+  /** The conversation the run was given (history and the new messages). */
+  messages: ChatMessage[];
+  /** What the run added before the waiting step (complete steps only). */
+  added: ChatMessage[];
+  /** The waiting step: the model's message and its calls, in call order. */
+  pending: { assistant: ChatMessage; calls: WaitingCall[] };
+  /** Sources cited so far, in citation order (numbers go on from them). */
+  sources: Source[];
+  /** Files the run's tools handed back so far, their bytes in base64. */
+  files: Array<Omit<ToolAttachment, 'data'> & { data: string }>;
+  /** Whether the step before the waiting one was a format reminder. */
+  remindedLastStep: boolean;
+  /** Time the run had taken when it stopped. */
+  durationMs: number;
+}
+
+/** A person's decision on one waiting call: run it, or not (the model is told `note`). */
+export type CallDecision = { approved: true } | { approved: false; note: string };
+
+/** How a run was interrupted: the state to resume from, and the calls that wait for a person. */
+export interface Interruption {
+  state: RunState;
+  /** The calls that need a decision, in call order. */
+  waiting: WaitingCall[];
+}
+

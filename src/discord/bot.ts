@@ -8,10 +8,10 @@ import { Client, Events, GatewayIntentBits, MessageFlags, Status, type ClientOpt
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
 import type { BotServices } from './services.js';
-import { handleFollowUp } from './follow-ups.js';
+import { handleFollowUp } from './messages/follow-ups.js';
 import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
-import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './thread-closure.js';
-import { NO_MENTIONS } from './mention-words.js';
+import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './runs/thread-closure.js';
+import { NO_MENTIONS } from './posting/mention-words.js';
 import { describeError } from '../errors.js';
 
 export interface BotOptions {
@@ -24,6 +24,8 @@ export interface BotOptions {
   onAcknowledged?: AcknowledgementObserver;
   /** REST and gateway options from the composition root: a REST proxy, traced requests, spaced logins. */
   client?: Pick<ClientOptions, 'rest' | 'ws'>;
+  /** How often turns waiting for an approval are checked for their time being up (none: never). */
+  sweepWaitingEveryMs?: number;
 }
 
 export interface RunningBot {
@@ -119,10 +121,24 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
     logger.info({ inviteUrl: inviteUrl(client.application.id) }, 'add the bot to a server with this link (it asks for the permissions the bot needs)');
   }
 
+  // Turns waiting for a person end with a note once their time is up, by the process that holds their guild.
+  let sweeping: Promise<void> | undefined;
+  const sweep = options.sweepWaitingEveryMs
+    ? setInterval(() => {
+        sweeping ??= services.turns
+          .sweepWaiting(client as Client<true>)
+          .catch((error) => logger.warn({ err: error }, 'could not check the turns waiting for approval; trying again soon'))
+          .finally(() => (sweeping = undefined));
+      }, options.sweepWaitingEveryMs)
+    : undefined;
+  sweep?.unref();
+
   return {
     client: client as Client<true>,
     gatewayReady: () => client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready),
     async stop() {
+      clearInterval(sweep);
+      await sweeping;
       await services.turns.runs.stopAll('shutdown', 10_000);
       await client.destroy();
     },

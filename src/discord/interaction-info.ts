@@ -6,8 +6,8 @@ import type { Channel, Guild, GuildMember, Interaction, Message } from 'discord.
 import type { APIInteractionGuildMember } from 'discord.js';
 import { cleanText } from '../agent/clean-text.js';
 import type { RunScope } from '../policy/index.js';
-import { NO_NAMES, plainMentions, type MentionNames } from './mention-words.js';
-import { graphemeBoundary } from './split-message.js';
+import { NO_NAMES, plainMentions, type MentionNames } from './posting/mention-words.js';
+import { graphemeBoundary } from './posting/split-message.js';
 
 type AnyMember = GuildMember | APIInteractionGuildMember | null | undefined;
 

@@ -4,7 +4,7 @@
  * computed from discord.js's permission flags, never typed by hand.
  */
 import { OAuth2Scopes, PermissionsBitField } from 'discord.js';
-import { PERMISSION_NAMES } from './discord-errors.js';
+import { PERMISSION_NAMES } from './posting/discord-errors.js';
 
 /** The permissions integer the bot asks for (309237746688). */
 export function botPermissionsInteger(): bigint {

@@ -4,7 +4,7 @@
  * readable in the command itself (without the Message Content intent a later fetch sees no text).
  * Bounded in size and time, like the modal; a submission that finds nothing here fetches the message.
  */
-import type { AttachmentRef } from './attachments.js';
+import type { AttachmentRef } from './files/attachments.js';
 
 /** The message a question is about, as it was when the command was used. */
 export interface AskedAbout {

@@ -2,8 +2,8 @@
  * What the Discord layer is given by the composition root (`app/app.ts`): built once per process from
  * the configuration, passed in, never pulled from module state. Five groups, one per concern:
  *
- * - `turns`: starting a turn and everything a turn in flight touches (runs, approvals, the thread's
- *   queue and memory, questions being typed);
+ * - `turns`: starting a turn and everything a turn in flight touches (runs, turns waiting for approval,
+ *   the thread's queue and memory, questions being typed);
  * - `rules`: the rules of each place, and the store moderators edit them in;
  * - `usage`: the usage counters and the limits every server starts from;
  * - `knowledge`: the servers' documents (absent when the knowledge base is off);
@@ -16,13 +16,13 @@ import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults } from '../policy/index.js';
-import type { ConversationStore, GuildSettingsStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
-import type { AttachmentLoader } from './attachment-document.js';
-import type { ApprovalRegistry } from './approvals.js';
+import type { ConversationStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { AttachmentLoader } from './files/attachment-document.js';
 import type { PendingAsks } from './pending-asks.js';
-import type { RunRegistry } from './run-registry.js';
+import type { OneTimeClaims } from './runs/one-time-claims.js';
+import type { RunRegistry } from './runs/run-registry.js';
 import type { Turns } from './turn/pipeline.js';
-import type { Rules } from './rules.js';
+import type { Rules } from './rules/rules.js';
 
 export interface BotServices {
   turns: TurnServices;
@@ -33,12 +33,12 @@ export interface BotServices {
   runtime: Runtime;
 }
 
-/** The turn pipeline (`start`, `followUp`: the one way a turn starts), and what turns in flight touch. */
+/** The turn pipeline (`start`: the one way a turn starts; the turns waiting for approval), and what turns in flight touch. */
 export interface TurnServices extends Turns {
   /** Runs going on now (the Stop button, shutdown). */
   runs: RunRegistry;
-  /** Tool calls waiting for Approve or Deny. */
-  approvals: ApprovalRegistry;
+  /** One-time starts (a Continue button's message), however many clicks arrive. */
+  claims: OneTimeClaims;
   /** One job at a time per thread (turns, and `/reset` waiting for a run to finish). */
   queue: ThreadQueue;
   /** Each thread's memory (and who started it). */
@@ -49,8 +49,6 @@ export interface TurnServices extends Turns {
 
 /** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); and what moderators edit. */
 export interface RuleServices extends Rules {
-  /** The guild settings moderators change (`/tools`, `/settings`, `/kb` rules) and their audit log. */
-  store: GuildSettingsStore;
   /** Every tool the bot has (a getter: MCP servers add and change tools while the bot runs). */
   readonly tools: readonly ToolDefinition[];
   /** The bot's own step limit, model and the models moderators may choose, for what nobody set. */

@@ -1,6 +1,6 @@
 /**
  * The audit trail of moderator changes: one entry per change (who, when, what, where) stored with the
- * guild's settings. Pure functions; how entries read in Discord is in src/discord/audit-text.ts.
+ * guild's settings. Pure functions; how entries read in Discord is in src/discord/text/audit-text.ts.
  */
 import type { AuditEntry, GuildSettings } from '../state/guild-settings-schema.js';
 

@@ -1,8 +1,8 @@
 /**
  * Policy: which tools a run may use where, what a channel shows and how many steps a run gets, the usage
  * limits, and the audit trail of moderators' changes. Rule logic only: no store (the stored settings are
- * read by the rules object, src/discord/rules.ts), no discord.js, and no sentences for Discord: the
- * decisions are data, and the Discord layer writes them (src/discord/rule-text.ts, limits-text.ts,
+ * read by the rules object, src/discord/rules/rules.ts), no discord.js, and no sentences for Discord: the
+ * decisions are data, and the Discord layer writes them (src/discord/text/rule-text.ts, limits-text.ts,
  * audit-text.ts, usage-text.ts).
  */
 export { offerOnlyWhere, type AllowedTools } from './offer-where.js';

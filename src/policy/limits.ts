@@ -4,7 +4,7 @@
  * hour, runs at once, tokens per day); the server's daily token cap still applies to them, because it
  * is what protects the owner's model account. DMs have no server settings: the defaults apply.
  * Also the edits `/settings limits` makes. Pure functions; how limits read for moderators is in
- * src/discord/limits-text.ts.
+ * src/discord/text/limits-text.ts.
  */
 import type { GuildSettings, LimitOverrides } from '../state/guild-settings-schema.js';
 import type { EffectiveLimits, LimitName, UsageLimits } from '../state/usage/types.js';

@@ -1,7 +1,7 @@
 /**
  * Changing a guild's tool rules, as pure functions over the rule list: one rule per tool and target
  * (a later enable/disable replaces the earlier one instead of piling up), and removal by target.
- * How a target reads in Discord is in src/discord/rule-text.ts.
+ * How a target reads in Discord is in src/discord/text/rule-text.ts.
  */
 import type { ToolRule } from '../state/guild-settings-schema.js';
 

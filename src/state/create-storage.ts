@@ -9,6 +9,7 @@ import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
+import { createWaitingTurnStore, type WaitingTurnStore } from './waiting-turn-store.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
@@ -35,6 +36,8 @@ export interface Storage {
   readonly where: string;
   readonly conversations: ConversationStore;
   readonly guildSettings: GuildSettingsStore;
+  /** Turns waiting for a person's decision on a tool call (approvals that outlive a process). */
+  readonly waitingTurns: WaitingTurnStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -70,6 +73,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
     where: backend.where,
     conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
+    waitingTurns: createWaitingTurnStore(backend, namespace),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);

@@ -32,3 +32,4 @@ export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions 
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
+export { createWaitingTurnStore, type WaitingTurnEntry, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';

@@ -18,6 +18,8 @@ export interface MessageMeta {
   author?: Author;
   /** Epoch milliseconds when the message was stored. */
   at: number;
+  /** The Discord message a person's message came in: deleting it there takes it back here. */
+  messageId?: string;
 }
 
 /** A chat message as stored: the OpenAI wire shape plus who and when. */

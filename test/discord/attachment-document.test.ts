@@ -4,7 +4,7 @@
  * by what Discord declares and by what arrives, no redirects, and a deadline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAttachmentLoader, DISCORD_CDN_ORIGINS } from '../../src/discord/attachment-document.js';
+import { createAttachmentLoader, DISCORD_CDN_ORIGINS } from '../../src/discord/files/attachment-document.js';
 import { KnowledgeInputError } from '../../src/knowledge/index.js';
 import { startLocalServer, type LocalServer } from '../tools/helpers/local-server.js';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowedSource, createAttachmentReader, userContent, type AttachmentRef, type AttachmentReaderOptions } from '../../src/discord/attachments.js';
+import { allowedSource, createAttachmentReader, userContent, type AttachmentRef, type AttachmentReaderOptions } from '../../src/discord/files/attachments.js';
 import { TokenCounter } from '../../src/state/context/token-counter.js';
 
 /** About 99 KB of log lines, different in every file. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAuditLog } from '../../src/discord/audit-text.js';
+import { formatAuditLog } from '../../src/discord/text/audit-text.js';
 import { withAuditEntry } from '../../src/policy/index.js';
 import { defaultGuildSettings } from '../../src/state/index.js';
 

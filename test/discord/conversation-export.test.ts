@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildExport, exportMarkdown } from '../../src/discord/conversation-export.js';
+import { buildExport, exportMarkdown } from '../../src/discord/text/conversation-export.js';
 import type { Conversation } from '../../src/state/index.js';
 
 const meta = { threadName: 'T', exportedBy: 'Ann', botName: 'threadwise', now: new Date(Date.UTC(2026, 0, 2)) };

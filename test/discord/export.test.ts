@@ -3,7 +3,7 @@
  * privately; without Attach Files, the most recent part in a message instead.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationExport } from '../../src/discord/conversation-export.js';
+import type { ConversationExport } from '../../src/discord/text/conversation-export.js';
 import { command, replyTo, startModeration, sub } from '../policy/discord-helpers.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 

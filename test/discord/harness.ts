@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { startApp, type App } from '../../app/app.js';
 import { commands } from '../../commands/index.js';
-import { WRITING_MARK } from '../../src/discord/answer-stream.js';
+import { WRITING_MARK } from '../../src/discord/posting/answer-stream.js';
 import type { ToolDefinition } from '../../src/agent/tool.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';

@@ -11,7 +11,7 @@ import type { Command, MessageCommand } from '../../src/discord/command.js';
 import type { ButtonEntry, ModalEntry, SelectEntry } from '../../src/discord/interaction-entry.js';
 import { interactionRegistry, InteractionListError, NOT_KNOWN, type InteractionEntry } from '../../src/discord/interactions.js';
 import type { BotServices } from '../../src/discord/services.js';
-import { stopButton } from '../../src/discord/stop-button.js';
+import { stopButton } from '../../src/discord/buttons/stop.js';
 import { privateRefusal, replyTo, startModeration, type ModerationWorld } from '../policy/discord-helpers.js';
 import { isFinalAnswer } from './harness.js';
 

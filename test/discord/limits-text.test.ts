@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLimitChange, describeServerLimits } from '../../src/discord/limits-text.js';
+import { describeLimitChange, describeServerLimits } from '../../src/discord/text/limits-text.js';
 import { withExemptRole, withLimitChange } from '../../src/policy/index.js';
 import { defaultGuildSettings } from '../../src/state/guild-settings-schema.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainMentions, type MentionNames } from '../../src/discord/mention-words.js';
+import { plainMentions, type MentionNames } from '../../src/discord/posting/mention-words.js';
 import { threadName } from '../../src/discord/interaction-info.js';
 
 const names: MentionNames = {

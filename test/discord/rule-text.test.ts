@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTarget, explainAccess } from '../../src/discord/rule-text.js';
+import { describeTarget, explainAccess } from '../../src/discord/text/rule-text.js';
 import { resolveToolAccess } from '../../src/policy/index.js';
 import type { ToolRule } from '../../src/state/index.js';
 

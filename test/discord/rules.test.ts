@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
-import { createRules } from '../../src/discord/rules.js';
+import { createRules } from '../../src/discord/rules/rules.js';
 import type { RunScope } from '../../src/policy/index.js';
-import { defaultGuildSettings, type GuildSettings } from '../../src/state/index.js';
+import { defaultGuildSettings, type GuildSettings, type GuildSettingsStore } from '../../src/state/index.js';
 
 const SCOPE: RunScope = { guildId: 'G1', channelId: 'C1', categoryId: 'K1', userId: 'U1', roleIds: [] };
 const DM: RunScope = { ...SCOPE, guildId: null };
@@ -24,7 +24,7 @@ function world(settings: GuildSettings = defaultGuildSettings()) {
   };
   const warnings: string[] = [];
   const rules = createRules({
-    guildSettings: store,
+    guildSettings: store as unknown as GuildSettingsStore,
     defaultLimits: DEFAULT_LIMITS,
     channelDefaults: { maxSteps: 8, model: 'gpt-4o-mini', models: ['gpt-4o-mini'] },
     allowedTools: async () => new Set(['calculate']),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RunRegistry } from '../../src/discord/run-registry.js';
-import { INTERRUPTED_NOTE, RunJournal, deadRuns, type RecoveryActions } from '../../src/discord/run-journal.js';
+import { RunRegistry } from '../../src/discord/runs/run-registry.js';
+import { INTERRUPTED_NOTE, RunJournal, deadRuns, type RecoveryActions } from '../../src/discord/runs/run-journal.js';
 import { silentLogger } from '../../src/logger.js';
 import { createStorage, type Storage } from '../../src/state/index.js';
 

@@ -117,12 +117,20 @@ describe('approval before risky tools', () => {
     expect(w!.model.requests[1]!.body.messages.find((m) => m.role === 'tool')!.content).toMatch(/was not run: a person denied it/);
   });
 
-  it('no click within APPROVAL_TIMEOUT_MS counts as not approved', async () => {
+  it('no decision within APPROVAL_TIMEOUT_MS ends the waiting run with a note, with no further model call, audited', async () => {
+    // A 1 s timeout instead of the shipped 24 hours, so the wait ends within the test.
     await askForCalculation({ APPROVAL_TIMEOUT_MS: '1000' });
     const request = await approvalRequest(w!);
-    await w!.fake.waitForMessage(isFinalAnswer, 10_000);
+    const note = await w!.fake.waitForMessage((m) => m.content.startsWith('⌛ This run waited 1.0 s'), 10_000);
+    expect(note.channelId).toBe(request.channelId);
     expect(w!.fake.message(request.id)!.content).toMatch(/⌛ Not run: no decision within 1\.0 s/);
-    expect(w!.model.requests[1]!.body.messages.find((m) => m.role === 'tool')!.content).toMatch(/nobody approved it within 1\.0 s/);
+    expect(w!.fake.message(request.id)!.components).toEqual([]);
+    expect(w!.model.requests).toHaveLength(1);
+    const audit = (await w!.h.storage.guildSettings.get(w!.guildId)).auditLog.map((e) => e.action);
+    expect(audit).toContain('tools.approval.timeout');
+    // What was asked is kept in the thread's memory; the call that never ran is not.
+    const saved = await w!.h.storage.conversations.load(request.channelId);
+    expect(saved.messages.map((m) => m.role)).toEqual(['user']);
   });
 
   it('a stranger is refused privately; a moderator may approve', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitMessage, quotePreview, splitMessage } from '../../src/discord/split-message.js';
-import { formatAnswer, formatStep } from '../../src/discord/format-steps.js';
+import { fitMessage, quotePreview, splitMessage } from '../../src/discord/posting/split-message.js';
+import { formatAnswer, formatStep } from '../../src/discord/posting/format-steps.js';
 
 function fencesBalanced(chunk: string): boolean {
   return (chunk.match(/^\s*```/gm) ?? []).length % 2 === 0;

@@ -1,9 +1,9 @@
 /** Charts in the step log and on the answer: a message of their own, never edited (an edit would upload them again). */
 import { describe, expect, it } from 'vitest';
-import { AnswerStream } from '../../src/discord/answer-stream.js';
-import type { FileOut, LogSink } from '../../src/discord/message-mirror.js';
-import { StepLog } from '../../src/discord/step-log.js';
-import { filesNote, filesOut } from '../../src/discord/tool-files.js';
+import { AnswerStream } from '../../src/discord/posting/answer-stream.js';
+import type { FileOut, LogSink } from '../../src/discord/posting/message-mirror.js';
+import { StepLog } from '../../src/discord/posting/step-log.js';
+import { filesNote, filesOut } from '../../src/discord/posting/tool-files.js';
 
 function recordingSink() {
   const messages: Array<{ content: string; button: boolean; files: string[]; sends: number; edits: number }> = [];

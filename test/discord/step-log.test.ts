@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { StepLog, type LogSink } from '../../src/discord/step-log.js';
-import { formatAnswer, formatStep } from '../../src/discord/format-steps.js';
+import { StepLog, type LogSink } from '../../src/discord/posting/step-log.js';
+import { formatAnswer, formatStep } from '../../src/discord/posting/format-steps.js';
 
 function fakeSink(delayMs = 0) {
   const messages: Array<{ content: string; button: boolean; edits: number }> = [];

@@ -3,7 +3,7 @@
  * real openai SDK against the fake model server streaming at a set pace.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { WRITING_MARK } from '../../src/discord/answer-stream.js';
+import { WRITING_MARK } from '../../src/discord/posting/answer-stream.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 

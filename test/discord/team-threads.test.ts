@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadChannel } from 'discord.js';
-import { TAKEN_REACTION } from '../../src/discord/follow-ups.js';
-import type { TurnOutcome } from '../../src/discord/turn-outcome.js';
-import { threadTarget } from '../../src/discord/turn-target.js';
+import { TAKEN_REACTION } from '../../src/discord/messages/follow-ups.js';
+import type { TurnOutcome } from '../../src/discord/turn/outcome.js';
+import { threadTarget } from '../../src/discord/posting/target.js';
 import type { ScriptedReply } from '../fakes/openai-server.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 import { sleep, until } from './waiting.js';
@@ -101,17 +101,18 @@ describe('a busy team thread', () => {
     const thread = (await h.app.bot.client.channels.fetch(threadId)) as ThreadChannel;
     const { turns } = h.app.services;
     const taken: string[] = [];
-    const followUp = (text: string) =>
-      turns.start({
-        request: {
-          scope: { guildId: fake.defaults.guildId, channelId: fake.defaults.channelId, categoryId: fake.defaults.categoryId, userId: fake.defaults.userId, roleIds: [] },
-          author: { id: fake.defaults.userId, name: 'alice' },
-          text,
-          logFields: {},
-        },
+    const scope = { guildId: fake.defaults.guildId, channelId: fake.defaults.channelId, categoryId: fake.defaults.categoryId, userId: fake.defaults.userId, roleIds: [] };
+    const followUp = (text: string) => {
+      const input = turns.checkInput(scope, text);
+      if (!input.ok) throw new Error(input.message);
+      return turns.start({
+        kind: 'follow-up',
+        request: { scope, author: { id: fake.defaults.userId, name: 'alice' }, text: input.text, logFields: {} },
         thread: threadTarget(thread),
-        taken: () => taken.push(text),
+        taken: () => void taken.push(text),
+        tell: async () => undefined,
       });
+    };
 
     // One runs; two arrive while it is busy and are answered together by the next turn.
     const first = followUp('first');
@@ -122,11 +123,11 @@ describe('a busy team thread', () => {
     expect(model.requests).toHaveLength(3);
     const [, b, c] = outcomes as Array<Extract<TurnOutcome, { kind: 'answered' }>>;
     expect(b!.answerMessage.id).toBe(c!.answerMessage.id);
-    expect(b!.result.answer).toBe('Both at once.');
+    expect(b!.answer).toBe('Both at once.');
     expect(taken).toEqual(['first', 'second', 'third']);
 
     // Refused at the door: an empty message never waits.
-    expect(await followUp('   ')).toMatchObject({ kind: 'refused' });
+    expect(turns.checkInput(scope, '   ')).toMatchObject({ ok: false });
 
     // Given up by /reset while waiting: stopped, with nothing run for it.
     model.script({ content: 'Slow.', delayMs: 1_500 });
@@ -134,7 +135,7 @@ describe('a busy team thread', () => {
     await until(() => model.requests.length === 4, 'the slow turn');
     const waiting = followUp('never answered');
     await until(() => turns.waiting(threadId) === 1, 'the waiting message');
-    expect(turns.dropWaiting(threadId)).toBe(1);
+    expect(await turns.dropWaiting(h.app.bot.client, threadId)).toBe(1);
     expect(await waiting).toMatchObject({ kind: 'stopped', message: expect.stringContaining('reset') });
     expect(await running).toMatchObject({ kind: 'answered' });
     expect(model.requests).toHaveLength(4);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetRefusedNote, guildUsageText, memberUsageText, refusalText } from '../../src/discord/usage-text.js';
+import { budgetRefusedNote, guildUsageText, memberUsageText, refusalText } from '../../src/discord/text/usage-text.js';
 import { emptyTotals, type MemberUsageReport } from '../../src/state/usage/index.js';
 
 const AT = new Date('2025-06-01T12:30:00Z');

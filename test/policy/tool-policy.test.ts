@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunScope } from '../../src/policy/index.js';
 import { StorageError } from '../../src/errors.js';
-import { createToolPolicy } from '../../src/discord/tool-policy.js';
+import { createToolPolicy } from '../../src/discord/rules/tool-policy.js';
 import { defaultGuildSettings, type GuildSettings, type GuildSettingsStore } from '../../src/state/index.js';
 
 const TOOLS = [{ name: 'calculate' }, { name: 'wikipedia' }, { name: 'current_time' }, { name: 'read_url', network: true }];
@@ -28,7 +28,7 @@ function recordingLogger() {
 describe('createToolPolicy', () => {
   it('reads the settings on every call, so a change applies to the next step', async () => {
     const store = new FakeSettingsStore();
-    const allowed = createToolPolicy(store, TOOLS, recordingLogger().logger);
+    const allowed = createToolPolicy(() => store.get(), TOOLS, recordingLogger().logger);
     expect(await allowed(SCOPE)).toEqual(new Set(['calculate', 'wikipedia', 'current_time']));
     store.settings.toolRules.push({ tool: 'calculate', allow: false, channelId: 'C1' }, { tool: 'read_url', allow: true, roleId: 'R1' });
     expect(await allowed(SCOPE)).toEqual(new Set(['wikipedia', 'current_time', 'read_url']));
@@ -37,7 +37,7 @@ describe('createToolPolicy', () => {
 
   it('outside a guild gives the built-in defaults without reading any settings', async () => {
     const store = new FakeSettingsStore();
-    const allowed = createToolPolicy(store, TOOLS, recordingLogger().logger);
+    const allowed = createToolPolicy(() => store.get(), TOOLS, recordingLogger().logger);
     expect(await allowed({ ...SCOPE, guildId: null })).toEqual(new Set(['calculate', 'wikipedia', 'current_time']));
     expect(store.reads).toBe(0);
   });
@@ -46,7 +46,7 @@ describe('createToolPolicy', () => {
     const store = new FakeSettingsStore();
     store.settings.toolRules.push({ tool: 'read_url', allow: true });
     const { lines, logger } = recordingLogger();
-    const allowed = createToolPolicy(store, TOOLS, logger);
+    const allowed = createToolPolicy(() => store.get(), TOOLS, logger);
     expect((await allowed(SCOPE)).has('read_url')).toBe(true);
 
     store.failure = new StorageError('SQLite file is locked');
@@ -65,7 +65,7 @@ describe('createToolPolicy', () => {
     store.settings.toolRules.push({ tool: 'calculate', allow: false });
     const { lines, logger } = recordingLogger();
     let now = 0;
-    const allowed = createToolPolicy(store, TOOLS, logger, () => now);
+    const allowed = createToolPolicy(() => store.get(), TOOLS, logger, () => now);
     expect((await allowed(SCOPE)).has('calculate')).toBe(false);
 
     store.failure = new StorageError('SQLite file is locked');
@@ -79,7 +79,7 @@ describe('createToolPolicy', () => {
   it('only ever names tools that are in the toolbox', async () => {
     const store = new FakeSettingsStore();
     store.settings.toolRules.push({ tool: 'shell', allow: true });
-    const allowed = createToolPolicy(store, TOOLS, recordingLogger().logger);
+    const allowed = createToolPolicy(() => store.get(), TOOLS, recordingLogger().logger);
     expect([...(await allowed(SCOPE))].every((name) => TOOLS.some((t) => t.name === name))).toBe(true);
   });
 });

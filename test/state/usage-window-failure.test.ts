@@ -47,7 +47,7 @@ describe('the run-hour window cannot be read', () => {
     // What the member is told: nothing was started, because the limits could not be checked.
     const rules: AdmissionRules = { limiter, allowDms: false, questionMaxChars: 4_000, logger: silentLogger() };
     const scope = { guildId: 'G1', channelId: 'C1', categoryId: null, userId: 'U3', roleIds: [] };
-    const decision = await decide(rules, scope, async () => limits({ runsPerHour: 5 }), 'What time is it?');
+    const decision = await decide(rules, scope, async () => limits({ runsPerHour: 5 }));
     expect(decision).toEqual({ ok: false, message: expect.stringMatching(/cannot check usage limits right now .* so I did not start anything/) });
   });
 });

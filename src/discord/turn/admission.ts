@@ -2,13 +2,15 @@
  * Whether a person's message may start a run, decided before any model call: the text must say
  * something and fit `QUESTION_MAX_CHARS` (checked here, whatever the Discord client allowed), direct
  * messages are answered only when `ALLOW_DMS` is on, and the member's and server's usage limits must
- * have room. A refusal comes back as the sentence to show the person; an admission as the cleaned
- * text and the run's usage ticket.
+ * have room. The first checks need no storage and come first, once (`checkInput`, before the origin
+ * acknowledges); the limits come with the turn (`decide`). A refusal comes back as the sentence to show
+ * the person; an admission as the run's usage ticket.
  */
 import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
 import type { Logger } from '../../logger.js';
 import type { RunScope } from '../../policy/index.js';
-import { refusalText } from '../usage-text.js';
+import { refusalText } from '../text/usage-text.js';
+import type { CheckedText } from './record.js';
 import type { AdmitOptions, EffectiveLimits, LimitName, UsageLimiter, UsageTicket } from '../../state/index.js';
 
 export interface AdmissionRules {
@@ -18,15 +20,15 @@ export interface AdmissionRules {
   logger: Logger;
 }
 
-/** Admitted (the cleaned text, the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
-export type Decision = { ok: true; text: string; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
+/** Admitted (the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
+export type Decision = { ok: true; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
 
 /**
  * The checks that need no storage (the text, DMs): instant, so a command can refuse privately before it
  * acknowledges. The cleaned text, or the sentence to show.
  */
-export function checkInput(rules: Pick<AdmissionRules, 'allowDms' | 'questionMaxChars'>, scope: RunScope, rawText: string): { ok: true; text: string } | { ok: false; message: string } {
-  const text = cleanText(rawText).trim();
+export function checkInput(rules: Pick<AdmissionRules, 'allowDms' | 'questionMaxChars'>, scope: RunScope, rawText: string): { ok: true; text: CheckedText } | { ok: false; message: string } {
+  const text = cleanText(rawText).trim() as CheckedText;
   if (isBlankQuestion(text)) return { ok: false, message: 'Your message has nothing I can read (it is empty, or only invisible or control characters). Write your question in words.' };
   if ([...text].length > rules.questionMaxChars) {
     return { ok: false, message: `Your question is ${[...text].length.toLocaleString('en-US')} characters long; I take at most ${rules.questionMaxChars.toLocaleString('en-US')}. Shorten it, or split it into a few questions.` };
@@ -38,14 +40,11 @@ export function checkInput(rules: Pick<AdmissionRules, 'allowDms' | 'questionMax
 }
 
 /**
- * All the checks: the input, then the usage limits. `limits` is the member's limits where they ask (the
- * rules object's `at(scope).limits`, so the turn's one read of the guild's settings serves it); it throws
- * when they cannot be read, and the request is refused.
+ * The usage limits, for input already checked (`checkInput`, whose text type says so). `limits` is the
+ * member's limits where they ask (the rules object's `at(scope).limits`, so the turn's one read of the
+ * guild's settings serves it); it throws when they cannot be read, and the request is refused.
  */
-export async function decide(rules: AdmissionRules, scope: RunScope, limits: () => Promise<EffectiveLimits>, rawText: string, options?: AdmitOptions): Promise<Decision> {
-  const input = checkInput(rules, scope, rawText);
-  if (!input.ok) return input;
-  const { text } = input;
+export async function decide(rules: AdmissionRules, scope: RunScope, limits: () => Promise<EffectiveLimits>, options?: AdmitOptions): Promise<Decision> {
   let admission;
   try {
     admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, await limits(), options);
@@ -55,5 +54,5 @@ export async function decide(rules: AdmissionRules, scope: RunScope, limits: () 
     return { ok: false, message: 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' };
   }
   if (!admission.ok) return { ok: false, message: refusalText(admission), limit: admission.limit };
-  return { ok: true, text, ticket: admission.ticket };
+  return { ok: true, ticket: admission.ticket };
 }

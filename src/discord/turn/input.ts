@@ -4,7 +4,7 @@
  */
 import { cleanText } from '../../agent/clean-text.js';
 import type { ContentPart } from '../../agent/types.js';
-import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from '../attachments.js';
+import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from '../files/attachments.js';
 
 /** The parts of a request that become the person's message. */
 export interface TurnInputRequest {

@@ -3,12 +3,16 @@
  * left of the member's and the server's daily tokens (other runs, in this process or another, spend
  * them too); after each call, its tokens recorded at once. A server that reports no usage (0, or none
  * at all: some local servers) is counted with the local tokenizer instead, so it is capped as well.
+ *
+ * A turn answering several members (a busy team thread) is charged to each of them fairly: each pays
+ * their messages' share of the input and an equal share of the output, against their own daily tokens.
  */
 import type { CallBudget } from '../../agent/run-plan.js';
 import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
-import { budgetRefusedNote } from '../usage-text.js';
+import { budgetRefusedNote } from '../text/usage-text.js';
 import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../../state/index.js';
+import type { TurnRecord } from './record.js';
 
 /** The budget of one run, and the refusal that ended it, if one did. */
 export interface RunBudget extends CallBudget {
@@ -16,7 +20,12 @@ export interface RunBudget extends CallBudget {
 }
 
 export interface RunBudgetOptions {
+  /** The payer's ticket: checked before each call. */
   ticket: UsageTicket;
+  /** The tickets of the other members the turn answers, who pay their share. */
+  riders?: ReadonlyArray<{ userId: string; ticket: UsageTicket }>;
+  /** The turn's messages (whose text weighs each member's share of the input) and its payer. */
+  turn?: Pick<TurnRecord, 'messages' | 'payer'>;
   /** The model answering: prices the calls. */
   model: string;
   /** Counts calls the server reported no usage for. */
@@ -30,6 +39,7 @@ export const BUDGET_UNCHECKED =
 export function runBudget(options: RunBudgetOptions): RunBudget {
   const { ticket, logger } = options;
   let refusal: Refusal | undefined;
+  const payers = weighted(options);
   return {
     get refusal() {
       return refusal;
@@ -46,14 +56,46 @@ export function runBudget(options: RunBudgetOptions): RunBudget {
     },
     async afterCall({ messages, tools, reply }) {
       const usage = reported(reply.usage) ? reply.usage : counted(options.tokens, { messages, tools, reply });
-      try {
-        await ticket.record(usage, options.model);
-      } catch (error) {
-        // The call happened; a lost record is logged, and the next check reads what did land.
-        logger.error({ err: error, ticket: ticket.id, tokens: usage.totalTokens }, 'could not record a model call\'s usage');
-      }
+      await Promise.all(
+        shares(usage, payers).map(async ({ ticket: t, usage: share }) => {
+          try {
+            await t.record(share, options.model);
+          } catch (error) {
+            // The call happened; a lost record is logged, and the next check reads what did land.
+            logger.error({ err: error, ticket: t.id, tokens: share.totalTokens }, 'could not record a model call\'s usage');
+          }
+        }),
+      );
     },
   };
+}
+
+/** Each paying member's ticket and the weight of their messages (their text's tokens), the payer first. */
+function weighted(options: RunBudgetOptions): Array<{ ticket: UsageTicket; weight: number }> {
+  const { turn } = options;
+  if (!turn || !options.riders?.length) return [{ ticket: options.ticket, weight: 1 }];
+  const weightOf = (userId: string) => turn.messages.filter((m) => m.author.id === userId).reduce((sum, m) => sum + Math.max(1, options.tokens.text(m.text)), 0);
+  const riders = options.riders.filter((r) => r.userId !== turn.payer);
+  return [{ ticket: options.ticket, weight: weightOf(turn.payer) || 1 }, ...riders.map((r) => ({ ticket: r.ticket, weight: weightOf(r.userId) }))];
+}
+
+/**
+ * A call's usage split among the members it answered: the input by the weight of their messages, the
+ * output in equal parts; what rounding leaves goes to the payer, so the shares add up to the call.
+ */
+export function shares<T>(usage: Usage, payers: ReadonlyArray<{ ticket: T; weight: number }>): Array<{ ticket: T; usage: Usage }> {
+  if (payers.length <= 1) return payers.map((p) => ({ ticket: p.ticket, usage }));
+  const total = payers.reduce((sum, p) => sum + p.weight, 0) || 1;
+  const split = payers.map((p) => {
+    const promptTokens = Math.floor((usage.promptTokens * p.weight) / total);
+    const completionTokens = Math.floor(usage.completionTokens / payers.length);
+    return { ticket: p.ticket, usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens } };
+  });
+  const first = split[0]!.usage;
+  first.promptTokens += usage.promptTokens - split.reduce((sum, s) => sum + s.usage.promptTokens, 0);
+  first.completionTokens += usage.completionTokens - split.reduce((sum, s) => sum + s.usage.completionTokens, 0);
+  first.totalTokens = first.promptTokens + first.completionTokens;
+  return split;
 }
 
 /** Whether the server said anything about usage (a server that omits it leaves the figures at 0). */

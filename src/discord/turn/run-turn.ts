@@ -1,156 +1,146 @@
 /**
- * One turn in a thread: a person's message in, the run's steps shown as they happen, the answer out,
- * and the conversation saved. Turns in one thread run one at a time, in arrival order (ThreadQueue).
+ * One turn's run, as orchestration only: load what the model is given (the thread's memory and the new
+ * messages), run the engine (or resume it after an approval), show each event in the thread view, then
+ * either keep the turn waiting for a person or save the exchange and finish the view. Every rule lives
+ * in the module it names: the view posts, approvals.ts waits, save-exchange.ts saves, run-budget.ts
+ * charges. Turns in one thread run one at a time (the pipeline queues them).
  */
-import { AttachmentBuilder, type Message } from 'discord.js';
-import { cleanText, escapeDisplayName } from '../../agent/clean-text.js';
+import type { Client } from 'discord.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import type { AgentRun, CallDecision, Interruption, RunInput, RunState } from '../../agent/engine.js';
 import type { AgentResult } from '../../agent/types.js';
-import { describeError } from '../../errors.js';
-import type { DisplayLevel } from '../../policy/index.js';
-import { toModelMessages, trimHistory, type NewMessage, type StoredMessage, type UsageTicket } from '../../state/index.js';
-import { AnswerStream } from '../answer-stream.js';
-import { approvalGate } from '../approvals.js';
-import { runAudienceViewer } from '../channel-visibility.js';
-import { continueButton } from '../continue-button.js';
-import { formatAnswer, formatFailure } from '../format-steps.js';
-import type { Shown } from '../message-mirror.js';
-import { StepLog } from '../step-log.js';
-import { stopButton } from '../stop-button.js';
-import { TurnView, typingIndicator } from './view.js';
-import { turnInput } from './input.js';
-import type { TurnTarget } from '../turn-target.js';
-import type { TurnOutcome } from '../turn-outcome.js';
+import type { NewMessage, UsageTicket } from '../../state/index.js';
+import { runAudienceViewer } from '../rules/channel-visibility.js';
+import type { TurnTarget } from '../posting/target.js';
+import { approvalRule, waitForApproval } from './approvals.js';
+import type { TurnDeps } from './deps.js';
+import { loadHistory } from './history.js';
+import type { TurnOutcome } from './outcome.js';
 import { instructionsFor } from './persona.js';
-import { saveExchange } from './save-exchange.js';
-import { describeDiscordError, DiscordCode, discordCode } from '../discord-errors.js';
-import type { TurnDeps, TurnMessage, TurnRequest } from './types.js';
-import { closedThreadNote } from '../thread-closure.js';
-import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from '../run-registry.js';
+import { askersOf, payerMessage, type TurnMessage, type TurnRecord } from './record.js';
 import { runBudget } from './run-budget.js';
-import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from '../tool-files.js';
+import { saveExchange } from './save-exchange.js';
+import { ThreadView } from './thread-view.js';
 
-/** How long a run may show nothing before its thread gets a line with the Stop button. */
-const STOP_OFFER_MS = 1_000;
-
-/** A turn ready to run: the messages it answers, where it posts, the channel's settings, and its usage ticket. */
-export interface TurnRun extends Omit<TurnRequest, keyof TurnMessage> {
-  /** The member whose slot and tokens the turn uses: they may Continue it. */
-  author: TurnMessage['author'];
-  /** The messages answered, in arrival order (several when people posted while the thread was busy). */
-  messages: TurnMessage[];
-  /** Everyone whose message the turn answers: each may stop it or decide its approvals. */
-  askers: string[];
-  /** The tools the turn may use, read at each step. */
-  allowedTools: () => Promise<ReadonlySet<string>>;
+/** A turn ready to run: its record, where it posts, and the usage claims that pay for it. */
+export interface LiveTurn {
+  turn: TurnRecord;
   target: TurnTarget;
-  display: DisplayLevel;
-  maxSteps: number;
-  /** The model that answers here, and the moderators' persona for this place, if any. */
-  model: string;
-  persona?: string;
+  /** The payer's claim (slot and reservation); the claims of the others whose messages it answers. */
   ticket: UsageTicket;
+  riders?: ReadonlyArray<{ userId: string; ticket: UsageTicket }>;
+  /** Tools every member the turn answers may use, read at each step. */
+  allowedTools: () => Promise<ReadonlySet<string>>;
 }
 
-/** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved. */
-export function runTurn(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
+/** A turn taken up after a person decided its waiting calls. */
+export interface Resume {
+  state: RunState;
+  decisions: Readonly<Record<string, CallDecision>>;
+  /** The people's messages as the model was first given them. */
+  asked: NewMessage[];
+}
+
+/** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved, or the turn waits. */
+/** What a turn that waits for a person may need at once: to be stopped (Stop pressed as it stopped to wait). */
+export interface Parking {
+  stop(client: Client<true>, id: string): Promise<boolean>;
+}
+
+export function runTurn(deps: TurnDeps, live: LiveTurn, parking: Parking, resume?: Resume): Promise<TurnOutcome> {
   const traceRun = deps.observers?.traceRun;
-  if (!traceRun) return runTurnUntraced(deps, request);
-  const place = { guildId: request.scope.guildId, channelId: request.scope.channelId, threadId: request.target.conversationKey };
-  return traceRun(place, () => runTurnUntraced(deps, request));
+  if (!traceRun) return runUntraced(deps, live, parking, resume);
+  const { scope } = payerMessage(live.turn);
+  return traceRun({ guildId: scope.guildId, channelId: scope.channelId, threadId: live.target.conversationKey }, () => runUntraced(deps, live, parking, resume));
 }
 
-async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOutcome> {
-  const { target, scope } = request;
-  const log = deps.logger.child(request.logFields);
+async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, resume?: Resume): Promise<TurnOutcome> {
+  const { turn, target } = live;
+  const log = deps.logger.child(turn.logFields);
   const key = target.conversationKey;
-  // Images go only to a model that takes them: the one that answers here.
-  const inputs = await Promise.all(request.messages.map((m) => turnInput(deps.attachments, m, request.model)));
-  const at = deps.now().getTime();
-  const userMessages: NewMessage[] = inputs.map((input, i) => ({ role: 'user', content: input.content, author: request.messages[i]!.author, at }));
-
-  let stored: StoredMessage[] = [];
-  if (key) {
-    try {
-      stored = (await deps.memory.conversations.load(key)).messages;
-    } catch (error) {
-      // Without the history we must not answer (and later save) as if the thread were new.
-      log.error({ err: error }, 'could not load the conversation');
-      const failure = `❌ I could not read this thread's memory (${describeError(error)}). Nothing was changed; try again in a moment.`;
-      await target.send({ content: failure }).catch(() => undefined);
-      return { kind: 'failed', message: failure };
-    }
+  const { scope } = payerMessage(turn);
+  const loaded = resume ? { asked: resume.asked, messages: [], notes: [] } : await loadHistory(deps, turn, key);
+  if ('failure' in loaded) {
+    await target.send({ content: loaded.failure }).catch(() => undefined);
+    return { kind: 'failed', message: loaded.failure };
   }
-  const all = [...stored, ...userMessages.map((m) => ({ ...m, at }))];
-  const trimmed = trimHistory(toModelMessages(all), {
-    budget: deps.memory.historyTokenBudget,
-    // Room for the reply and for what the engine adds: its system prompt and the tool schemas.
-    reserveForReply: Math.min(2000, Math.floor(deps.memory.historyTokenBudget / 4)),
-    counter: deps.memory.tokenCounter,
-  });
+  const askers = askersOf(turn);
+  const { run, finish } = deps.runs.start({ id: turn.id, threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: turn.payer, askers, reply: turn.reply });
+  const view = new ThreadView({ target, run, runs: deps.runs, display: turn.settings.display, model: turn.settings.model, pacing: deps.pacing, logger: log });
+  if (turn.messages.length > 1) view.note(batchNote(turn.messages));
+  for (const line of loaded.notes) view.note(line);
 
-  const { run, finish } = deps.runs.start({ threadId: key ?? 'none', guildId: scope.guildId ?? undefined, starterId: request.author.id, askers: request.askers, reply: request.reply });
-  const sink = messagesIn(target, run, deps.runs, log);
-  const steps = new StepLog<Message>(sink, { minEditIntervalMs: deps.pacing.stepLogIntervalMs, stopButton: true });
-  const answer = new AnswerStream<Message>(sink, { minEditIntervalMs: deps.pacing.answerEditIntervalMs });
-  const typing = typingIndicator(() => target.typing());
-  const view = new TurnView(steps, answer, typing, request.display);
-  if (request.messages.length > 1) steps.append(batchNote(request.messages));
-  for (const input of inputs) if (input.notice) steps.append(input.notice);
-  if (trimmed.droppedTurns > 0) {
-    steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
-  }
-
-  // A slow first model call (a long prompt on a slow server) still gets a Stop button soon.
-  const runStartedAt = performance.now();
-  const offerStop = setTimeout(() => view.offerStop(runStartedAt), STOP_OFFER_MS);
+  const input: Omit<RunInput, 'messages'> = {
+    // The members' and the server's tokens today, read before and recorded after every model call.
+    callBudget: runBudget({ ticket: live.ticket, riders: live.riders, turn, model: turn.settings.model, tokens: deps.memory.tokenCounter, logger: log }),
+    allowedTools: live.allowedTools,
+    maxSteps: turn.settings.maxSteps,
+    model: deps.modelFor(turn.settings.model),
+    instructions: instructionsFor(turn.settings.persona),
+    signal: run.controller.signal,
+    collection: scope.guildId ?? undefined,
+    // Passages said in a channel reach the run only when everyone it answers can view that channel.
+    canViewChannel: runAudienceViewer(target.client, scope.guildId, askers, scope.channelId),
+    approval: approvalRule(deps.rules, scope),
+  };
   let result: AgentResult | undefined;
   try {
-    const agentRun = deps.engine.run({
-      // The member's and the server's tokens today, read before and recorded after every model call.
-      callBudget: runBudget({ ticket: request.ticket, model: request.model, tokens: deps.memory.tokenCounter, logger: log }),
-      messages: trimmed.messages,
-      allowedTools: request.allowedTools,
-      maxSteps: request.maxSteps,
-      model: deps.modelFor(request.model),
-      instructions: instructionsFor(request.persona),
-      signal: run.controller.signal,
-      collection: scope.guildId ?? undefined,
-      // Passages said in a channel reach the run only when everyone it answers can view that channel.
-      canViewChannel: runAudienceViewer(target.client, scope.guildId, request.askers, scope.channelId),
-      beforeTool: approvalGate({
-        registry: deps.approvals.registry,
-        target,
-        runId: run.id,
-        starterId: request.author.id,
-        guildId: scope.guildId,
-        signal: run.controller.signal,
-        timeoutMs: deps.approvals.timeoutMs,
-        modeOf: (tool) => deps.rules.at(scope).approvalMode(tool),
-        beforePosting: () => steps.flushAndBreak(),
-        audit: { guildSettings: deps.approvals.guildSettings, now: deps.now, logger: deps.logger, client: target.client },
-      }),
-    });
-    for await (const event of agentRun) {
-      deps.observers?.onEvent?.(event, scope);
-      view.show(event);
-      // Later runs on this model start in text mode for an hour: worth a line in the log.
-      if (event.type === 'protocol-fallback') log.warn({ runId: run.id, reason: event.reason }, 'the model server refused tool calling; using the text protocol for this model for an hour');
+    let running = resume ? deps.engine.resume(resume.state, resume.decisions, input) : deps.engine.run({ ...input, messages: loaded.messages });
+    for (;;) {
+      result = await shown(deps, running, view, scope, log);
+      if (!result.interruption || run.stopCause) break;
+      // The run waits for a person: it gives its slot back and keeps its state for the decision.
+      await release(live);
+      const waiting = await waitForApproval({ store: deps.approvals.store, timeoutMs: deps.approvals.timeoutMs, now: deps.now }, turn, loaded.asked, result.interruption, view).catch((error) => {
+        log.error({ err: error, runId: run.id }, 'could not keep a turn waiting for approval; its calls are not run');
+        return undefined;
+      });
+      if (waiting) {
+        // From here a Stop press finds the waiting turn in storage; one pressed while it was stopping to wait ends it now.
+        finish();
+        if (run.stopCause !== 'user') return waiting;
+        await parking.stop(target.client as Client<true>, turn.id);
+        return { kind: 'stopped', message: 'Stopped while it waited for an approval.' };
+      }
+      // The request could not be posted, so nobody can decide: those calls are not run, and the run goes on.
+      running = deps.engine.resume(result.interruption.state, notAsked(result.interruption), input);
     }
-    result = await agentRun.result;
-    await steps.close();
-    return await finishTurn(deps, request, result, userMessages, answer, run.stopCause);
+    // The last model call is done: the claims go back before the answer shows, so the member may ask again the moment they see it.
+    await release(live);
+    const stopCause = run.stopCause;
+    // `/reset` or a deleted question: the person wants this exchange gone, so nothing of it is saved.
+    const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, loaded.asked, result, deps.logger);
+    // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
+    const continueFor = result.reason === 'step-limit' && result.answer !== undefined && key ? turn.payer : undefined;
+    return await view.finish({ stopCause, continueFor, note });
   } finally {
-    clearTimeout(offerStop);
-    typing.close();
-    await steps.close();
-    // The steps could not be shown (a permission taken away mid-thread, say): the answer may still go out.
-    if (steps.failure !== undefined && !postingEnded(run.stopCause)) log.warn({ err: steps.failure, runId: run.id }, 'could not post the step log');
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
     if (result?.error?.code === 'model-quota') {
       log.error({ runId: run.id }, 'the model account is out of credit: every question fails until the operator adds credit or billing at the model provider (or points OPENAI_API_KEY at an account that has it)');
     }
   }
+}
+
+/** Read a run's events into the view (and the observers) to its end. */
+async function shown(deps: TurnDeps, running: AgentRun, view: ThreadView, scope: TurnMessage['scope'], log: TurnDeps['logger']): Promise<AgentResult> {
+  for await (const event of running) {
+    deps.observers?.onEvent?.(event, scope);
+    view.show(event);
+    // Later runs on this model start in text mode for an hour: worth a line in the log.
+    if (event.type === 'protocol-fallback') log.warn({ reason: event.reason }, 'the model server refused tool calling; using the text protocol for this model for an hour');
+  }
+  return running.result;
+}
+
+/** Give the turn's claims back (idempotent; a failure frees itself when the lease ends). */
+async function release(live: LiveTurn): Promise<void> {
+  await Promise.all([live.ticket, ...(live.riders ?? []).map((r) => r.ticket)].map((t) => t.release().catch(() => undefined)));
+}
+
+/** Decisions for calls nobody could be asked about: none of them runs. */
+function notAsked(interruption: Interruption): Record<string, CallDecision> {
+  return Object.fromEntries(interruption.waiting.map((c) => [c.callId, { approved: false, note: `The call ${c.tool} was not run: it needs a person's approval, and the request for it could not be posted.` }]));
 }
 
 /** The step log's first line when a turn answers several messages at once: whose, so each person sees theirs was taken. */
@@ -163,90 +153,4 @@ function batchNote(messages: readonly TurnMessage[]): string {
   }
   const who = [...counts.values()].map(({ name, n }) => `${escapeDisplayName(name)}${n > 1 ? ` ×${n}` : ''}`).join(', ');
   return `-# 📨 Answering ${messages.length} messages together: ${who}`;
-}
-
-/** Discord's answers that mean the bot may post nothing more there: missing access or permissions, a locked thread, a deleted channel. */
-const CANNOT_POST: ReadonlySet<number> = new Set([DiscordCode.MissingAccess, DiscordCode.MissingPermissions, DiscordCode.ThreadLocked, 10003]);
-
-/** The step log's and the answer's messages, as the turn's target takes them. */
-function messagesIn(target: TurnTarget, run: ActiveRun, runs: RunRegistry, log: TurnDeps['logger']) {
-  // The model's text and tools' output may carry invisible and spoofing characters: none reach Discord.
-  // A chart in the step log where the bot may not attach files: said in words, so the log goes on.
-  const outgoing = (m: Shown) => {
-    const files = m.files && target.canAttachFiles() ? m.files : undefined;
-    return {
-      content: cleanText(m.files && !files ? `${m.content} (not shown: I lack the Attach Files permission here)` : m.content),
-      components: m.button ? stopButton.build(run.id) : m.continueFor ? [continueButton.build(m.continueFor)] : [],
-      ...(files ? { files: files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
-    };
-  };
-  // A thread closed under the run gets nothing more (an edit would even reopen an archived one).
-  const open = () => {
-    if (postingEnded(run.stopCause)) throw new Error(`not posted: ${run.stopCause}`);
-  };
-  // The first "you cannot post here" stops the run: no further model call for an answer nobody would see.
-  const refused = (error: unknown): never => {
-    const code = discordCode(error);
-    if (code !== undefined && CANNOT_POST.has(code) && !run.stopCause) {
-      log.warn({ runId: run.id, code }, 'Discord refused a post in the thread: stopping the run (no further model calls)');
-      runs.stop(run.id, 'cannot-post');
-    }
-    throw error;
-  };
-  return {
-    send: async (m: Shown) => {
-      open();
-      const sent = await target.send(outgoing(m)).catch(refused);
-      if (m.button) run.onMessage(sent.channelId, sent.id);
-      return sent;
-    },
-    edit: async (message: Message, m: Shown) => {
-      open();
-      await target.edit(message, outgoing(m)).catch(refused);
-    },
-    remove: async (message: Message) => {
-      open();
-      await target.remove(message);
-    },
-  };
-}
-
-async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult, userMessages: NewMessage[], answer: AnswerStream<Message>, stopCause?: StopCause): Promise<TurnOutcome> {
-  const { target } = request;
-  const key = target.conversationKey;
-  if (stopCause === 'reset') {
-    // `/reset` stopped it: the person wants this exchange gone, so nothing of it is saved or posted
-    // (its tokens were counted call by call, as they were spent).
-    await answer.finish('', false);
-    return { kind: 'stopped', result, message: 'Stopped: the thread\'s memory was cleared.' };
-  }
-  const saveNote = await saveExchange(deps.memory.conversations, key, userMessages, result, deps.logger);
-  if (postingEnded(stopCause)) {
-    // The moderator's decision stands: nothing more goes into the thread, not even a notice.
-    await answer.finish('', false);
-    return { kind: 'stopped', result, message: closedThreadNote(stopCause) };
-  }
-  if (result.answer !== undefined) {
-    // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
-    const continueFor = result.reason === 'step-limit' && key ? request.author.id : undefined;
-    const charts = filesOut(result.attachments ?? []);
-    const chartNote = filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1);
-    await answer.finish(formatAnswer(result.answer, { ...result, model: request.model }, result.sources) + chartNote + saveNote, target.canAttachFiles(), continueFor, charts);
-    if (answer.failure === undefined && answer.messages[0]) return { kind: 'answered', result, answerMessage: answer.messages[0] };
-    const failure = describeDiscordError(answer.failure, 'post the answer', target.missingPermissions?.());
-    await target.send({ content: failure }).catch(() => undefined);
-    return { kind: 'failed', result, message: failure };
-  }
-  const failure =
-    stopCause === 'shutdown'
-      ? '⏹️ Interrupted: the bot is restarting. Your message is saved; send it again in a minute.'
-      : formatFailure(result);
-  if (answer.started) {
-    // Part of an answer was already on screen: keep it, marked, with what went wrong under it.
-    await answer.finish(`${answer.partial}\n\n${failure}${saveNote}`, target.canAttachFiles());
-  } else {
-    await answer.finish('', false);
-    await target.send({ content: failure + saveNote }).catch((error) => deps.logger.warn({ err: error }, 'could not post the failure notice'));
-  }
-  return { kind: 'failed', result, message: failure };
 }

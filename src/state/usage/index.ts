@@ -4,7 +4,7 @@
  * run, `ticket.check` before each model call and `ticket.record` after it, `ticket.release` when the
  * run ends.
  */
-export { createUsageLimiter, type AdmitOptions, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
+export { CLAIM_TIMING, createUsageLimiter, runReservation, type AdmitOptions, type UsageLimiter, type UsageLimiterOptions } from './usage-limiter.js';
 export type {
   Admission,
   EffectiveLimits,

@@ -64,8 +64,24 @@ export interface UsageLimiter {
 }
 
 /** How `admit` treats the run's slot and reservation: taken at once (default), or by `ticket.hold()` when the run starts. */
+/** How often a process renews its runs' claims, and how long they last without renewal. */
+export const CLAIM_TIMING = { heartbeatMs: 15_000, leaseMs: 60_000 } as const;
+
+/**
+ * Tokens a run sets aside at admission: one model call's worth, the largest its first call can be (the
+ * history's budget and the reply's). `maxTokens` unset: the usual reply cap of 1,024.
+ */
+export function runReservation(historyTokenBudget: number, maxTokens?: number): number {
+  return historyTokenBudget + (maxTokens ?? 1_024);
+}
+
 export interface AdmitOptions {
   slot?: 'now' | 'later';
+  /**
+   * Whether the request counts as a run of the member's hour (default true). A turn resumed after an
+   * approval is the same run going on: it takes a slot and meets the caps, but is not counted again.
+   */
+  countRun?: boolean;
 }
 
 /** Open the limiter over an open backend, creating its tables if needed. */
@@ -145,7 +161,7 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
         live.delete(claimId);
         if (claimed) await counters.unclaim(scope, claimId);
       };
-      if (!limits.exempt && limits.runsPerHour > 0) {
+      if (!limits.exempt && limits.runsPerHour > 0 && admitOptions.countRun !== false) {
         let hour;
         try {
           hour = await guarded(backend.kind, backend.where, 'usage run window', () => window.hit(holder));

@@ -1,0 +1,138 @@
+/**
+ * The parts the composition root wires, each built by a small factory that says what it needs and
+ * gives back what it provides; `startApp` (app.ts) calls them in order. The decisions in them are the
+ * configuration's: nothing here chooses a number of its own.
+ */
+import os from 'node:os';
+import type { Client } from 'discord.js';
+import { takesImages, type Config } from '../src/config.js';
+import type { Core } from '../src/core.js';
+import { createAttachmentReader } from '../src/discord/files/attachments.js';
+import { postToLogChannel, recordAudit } from '../src/discord/rules/audit-trail.js';
+import { createRules, type Rules } from '../src/discord/rules/rules.js';
+import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
+import { RunJournal } from '../src/discord/runs/run-journal.js';
+import { RunRegistry } from '../src/discord/runs/run-registry.js';
+import { logChannelLine } from '../src/discord/text/audit-text.js';
+import { suspendedToolLine } from '../src/discord/text/rule-text.js';
+import type { TurnDeps } from '../src/discord/turn/deps.js';
+import type { Logger } from '../src/logger.js';
+import { createMetrics, type Metrics } from '../src/ops/metrics.js';
+import { offerOnlyWhere, type ChangeRecord, type ChannelDefaults } from '../src/policy/index.js';
+import { CLAIM_TIMING, runReservation, type Storage, type ThreadQueue, type UsageLimiter } from '../src/state/index.js';
+import type { AppKnowledge } from './knowledge.js';
+
+/** Closers run last first, once: on a failed start and on stop alike. */
+export class Teardown {
+  private readonly closers: Array<() => Promise<unknown> | unknown> = [];
+
+  add(close: () => Promise<unknown> | unknown): void {
+    this.closers.push(close);
+  }
+
+  async run(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await Promise.resolve().then(close).catch(() => undefined);
+  }
+}
+
+/**
+ * Where lines meant for a server's log channel go: to the log once the bot is connected, to the process
+ * log before (a tool suspended while MCP servers start up).
+ */
+export class LogChannelPosts {
+  private client: Client | undefined;
+
+  constructor(private readonly logger: Logger) {}
+
+  connected(client: Client): void {
+    this.client = client;
+  }
+
+  async post(guildId: string, channelId: string | undefined, line: string): Promise<void> {
+    if (this.client && channelId) await postToLogChannel(this.logger, this.client, guildId, channelId, line);
+  }
+}
+
+/** The runs in flight, their journal (one per process or shard: a restarted one finds its predecessor's), and the usage limiter. */
+export async function openRuns(config: Config, storage: Storage, logger: Logger): Promise<{ runs: RunRegistry; journal: RunJournal; limiter: UsageLimiter }> {
+  const name = RunJournal.nameFor(config.ops.shard);
+  const journal = new RunJournal(storage.runJournal(name), logger);
+  const limiter = await storage.openUsageLimiter({
+    prices: config.governance.prices,
+    // A run's claim carries this process and is renewed by its heartbeat: it outlives a process that
+    // vanished by at most a lease, and a process restarted in the same place (this host, this journal)
+    // drops its predecessor's claims at once.
+    ...CLAIM_TIMING,
+    owner: { id: journal.boot, slot: `${os.hostname()}:${name}` },
+    reserveTokens: runReservation(config.storage.historyTokenBudget, config.model.maxTokens),
+  });
+  if (limiter.releasedAtStart > 0) logger.warn({ claims: limiter.releasedAtStart }, 'released the usage claims of runs that died with the last process here');
+  return { runs: new RunRegistry({ observer: journal }), journal, limiter };
+}
+
+/** The process's Prometheus metrics over what it runs. */
+export function buildMetrics(config: Config, parts: { core: Core; queue: ThreadQueue; runs: RunRegistry }): Metrics {
+  const { core, queue, runs } = parts;
+  const shard = config.ops.shard;
+  return createMetrics({
+    tools: core.engine.tools.map((t) => t.name),
+    isTool: (name) => core.engine.tools.some((t) => t.name === name),
+    queueWaiting: () => queue.waitingJobs,
+    queueThreads: () => queue.activeThreads,
+    runsActive: () => runs.size,
+    mcpServers: () => core.mcp.status(),
+    defaultLabels: shard ? { shard: String(shard.id) } : undefined,
+    // Process metrics keep a monitor running: only when someone can scrape them.
+    processMetrics: config.ops.healthPort !== undefined,
+  });
+}
+
+/** The rules of every place (src/discord/rules/rules.ts), over the guild settings and the engine's tools. */
+export function buildRules(config: Config, parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; logChannel: LogChannelPosts; logger: Logger }): Rules & { channelDefaults: ChannelDefaults } {
+  const { storage, core, knowledge, logChannel, logger } = parts;
+  // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
+  // since it was enabled is suspended, and the server's log channel is told.
+  const policy = createToolPolicy((guildId) => storage.guildSettings.get(guildId), () => core.engine.tools, logger, Date.now, (held) => {
+    logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
+    void logChannel.post(held.guildId, held.logChannelId, suspendedToolLine(held.tool));
+  });
+  // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
+  const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+  const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
+  const rules = createRules({
+    guildSettings: storage.guildSettings,
+    defaultLimits: config.governance.limits,
+    channelDefaults,
+    allowedTools,
+    asksByDefault: (tool) => core.engine.tools.find((t) => t.name === tool)?.askByDefault === true,
+    logger,
+  });
+  return { ...rules, channelDefaults };
+}
+
+/** The audit writer for what happens in runs (approval decisions): the guild's audit log, then its log channel. */
+export function auditWriter(storage: Storage, logChannel: LogChannelPosts, now: () => Date, logger: Logger): (guildId: string, record: ChangeRecord) => Promise<void> {
+  return async (guildId, record) => {
+    try {
+      const { logChannelId } = await recordAudit({ guildSettings: storage.guildSettings, now }, guildId, record);
+      await logChannel.post(guildId, logChannelId, logChannelLine(record));
+    } catch (error) {
+      logger.error({ err: error, guildId, action: record.action }, 'could not audit a decision');
+    }
+  };
+}
+
+/** What reads the files members attach: images for vision models, text within half the history's budget. */
+export function buildAttachments(config: Config, core: Core, extraOrigins?: string[]): NonNullable<TurnDeps['attachments']> {
+  return createAttachmentReader({
+    maxTextBytes: config.attachments.maxTextBytes,
+    maxImageBytes: config.attachments.maxImageBytes,
+    takesImages: (model) => takesImages(config.attachments.vision, model),
+    // The files of one message together take at most half the history's budget, so the question and
+    // recent turns still fit; counted with the history's own counter.
+    shorten: (text, maxTokens) => core.tokenCounter.shorten(text, maxTokens),
+    countTokens: (text) => core.tokenCounter.text(text),
+    maxTextTokens: Math.floor(config.storage.historyTokenBudget / 2),
+    extraOrigins,
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * Approve and Deny under a tool call that waits for a person (turn/approvals.ts keeps the wait, in the
+ * shared storage): anyone whose message the turn answers, or a moderator, decides; anyone else is told
+ * who may. The decision is taken once however many press at once, and the last one resumes the turn.
+ */
+import { MessageFlags, PermissionFlagsBits } from 'discord.js';
+import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
+import { displayNameOf } from '../interaction-info.js';
+import { APPROVAL_PREFIX, approvalRow } from '../posting/run-components.js';
+import type { Turns } from '../turn/pipeline.js';
+
+export const approvalButtons = {
+  kind: 'button',
+  prefix: APPROVAL_PREFIX,
+  build: approvalRow,
+
+  async handle(interaction, { turns }) {
+    const [id = '', index = '', verdict] = customIdRest(approvalButtons, interaction.customId).split(':');
+    // Acknowledged before storage is read, privately: what the presser is told is for them alone.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const say = (content: string) => interaction.editReply({ content }).then(() => undefined);
+    const askers = await turns.waitingAskers(id);
+    if (!askers) return say('This call was already decided, or its run has ended.');
+    const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) || interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild);
+    if (!askers.includes(interaction.user.id) && !moderator) return say('Only the person who asked, or a moderator, can approve or deny this call.');
+    const approved = verdict === 'yes';
+    const pressed = await turns.decide(interaction.client, id, Number(index), { approved, by: { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) } }, interaction.message.id);
+    await say(pressed.ok ? (approved ? 'Approved: the run goes on.' : 'Denied: the run goes on without it.') : pressed.message);
+  },
+} satisfies ButtonEntry<{ turns: Pick<Turns, 'waitingAskers' | 'decide'> }>;

@@ -1,0 +1,85 @@
+/**
+ * How a run reads in a thread: the thought as prose, the action as `tool(input)` in code, the
+ * observation shortened in a code block, and the answer as its own message with its sources.
+ * Pure functions: no discord.js, so they are tested on their own.
+ */
+import { describeAction } from '../../agent/describe.js';
+import type { Source } from '../../agent/tool.js';
+import type { AgentEvent, AgentResult } from '../../agent/types.js';
+import { formatMs } from '../../duration.js';
+import { closeOpenFence, graphemeBoundary } from './split-message.js';
+import type { DisplayLevel } from '../../policy/index.js';
+
+const OBSERVATION_PREVIEW = 400;
+const THOUGHT_PREVIEW = 600;
+
+/** Keep text from closing our code block or inline code early. */
+function safeInCode(text: string): string {
+  return text.replace(/```/g, '`\u200b``');
+}
+
+function inlineCode(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
+  return `\`${flat.length > 180 ? `${flat.slice(0, graphemeBoundary(flat, 179))}…` : flat}\``;
+}
+
+function shorten(text: string, max: number): string {
+  const t = text.trim();
+  return t.length > max ? `${t.slice(0, graphemeBoundary(t, max - 1))}…` : t;
+}
+
+/** The thread-log text for one event at a display level, or undefined when it is not shown. */
+export function formatStep(event: AgentEvent, level: DisplayLevel): string | undefined {
+  if (level === 'answer') return undefined;
+  switch (event.type) {
+    case 'thought':
+      // A fence the model left open (or the shortening cut) would swallow the rest of the log.
+      return level === 'full' ? `💭 ${closeOpenFence(shorten(event.text, THOUGHT_PREVIEW))}` : undefined;
+    case 'action':
+      return `🔧 ${inlineCode(describeAction(event.tool, event.input))}`;
+    case 'observation': {
+      if (level !== 'full') return event.isError ? `⚠️ ${event.tool} failed` : undefined;
+      const label = event.isError ? '⚠️ error' : '↳ result';
+      return `${label} (${formatMs(event.durationMs)})\n\`\`\`\n${safeInCode(shorten(event.output, OBSERVATION_PREVIEW)) || ' '}\n\`\`\``;
+    }
+    case 'format-reminder':
+      return level === 'full' ? '↩️ the reply did not follow the format; reminded the model' : undefined;
+    case 'protocol-fallback':
+      return 'ℹ️ this model server does not accept tool calling; using the text protocol';
+    default:
+      return undefined;
+  }
+}
+
+/** The answer message: set apart, with sources and a one-line footer. */
+export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason' | 'cutOff'> & { model?: string }, sources: readonly Source[]): string {
+  // A fence left open at the end of the answer would swallow the sources and the footer.
+  const parts = [`### Answer\n${closeOpenFence(answer.trim())}`];
+  if (sources.length) {
+    // Numbered as the run numbered them (citations.ts), so `[2]` in the answer is the second one here.
+    parts.push(`**Sources:** ${sources.map((s, i) => `[${i + 1}] ${sourceLink(s)}`).join(' · ')}`);
+  }
+  const footer = [`${result.steps} step${result.steps === 1 ? '' : 's'}`, `${result.usage.totalTokens.toLocaleString('en-US')} tokens`, formatMs(result.durationMs)];
+  if (result.model) footer.push(result.model.replace(/[`*_~|\\]/g, ''));
+  if (result.reason === 'step-limit') footer.push('step limit reached: answered from what was found so far');
+  if (result.reason === 'token-budget') footer.push('token budget reached: answered from what was found so far');
+  if (result.cutOff === 'length') footer.push('⚠️ cut off: the reply reached its length limit (MODEL_MAX_TOKENS)');
+  if (result.cutOff === 'content-filter') footer.push("⚠️ cut off by the model provider's content filter");
+  parts.push(`-# ${footer.join(' · ')}`);
+  return parts.join('\n\n');
+}
+
+/** A source as a link (its title, brackets taken out), or its title alone when it has no address. */
+function sourceLink(source: Source): string {
+  const title = source.title.replace(/[[\]]/g, '');
+  return source.url ? `[${title}](<${source.url}>)` : title;
+}
+
+/** What the thread says when a run ends without an answer. */
+export function formatFailure(result: Pick<AgentResult, 'reason' | 'error'>): string {
+  if (result.reason === 'aborted') return '⏹️ Stopped. Nothing was lost: ask again or follow up whenever you like.';
+  // A daily budget refused the next model call: its message says which budget and when it resets.
+  if (result.reason === 'token-budget' && result.error) return result.error.message;
+  const message = result.error?.message ?? 'The run ended without an answer.';
+  return `❌ **The run failed.** ${message}\n-# The conversation so far is saved; send your message again to retry.`;
+}

@@ -1,0 +1,94 @@
+/**
+ * Approval before risky tools, as an interruption. A call to a tool a moderator marked `ask`
+ * (`/tools approval`) stops the run with its state (the engine's `approval` rule); the turn keeps that
+ * state in the shared storage (waiting-turns.ts), asks in the thread with Approve and Deny, and gives
+ * back its concurrency slot: a turn waiting for a person holds nothing but its record. The calls of one
+ * step are asked about one at a time, in call order. Whoever decides, in whichever process holds the
+ * guild and however much later, resumes the turn from that state; Stop (still on the step log) ends it.
+ */
+import { describeAction } from '../../agent/describe.js';
+import type { Interruption, NeedsApproval } from '../../agent/engine.js';
+import { formatMs } from '../../duration.js';
+import type { RunScope } from '../../policy/index.js';
+import type { NewMessage, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
+import { approvalRow } from '../posting/run-components.js';
+import type { MessageRef } from '../posting/target.js';
+import type { Rules } from '../rules/rules.js';
+import type { TurnOutcome } from './outcome.js';
+import type { ThreadView } from './thread-view.js';
+import { askersOf, type TurnRecord } from './record.js';
+
+/** What the Discord layer keeps of a waiting turn beside the engine's state (the record's `turn`). */
+export interface WaitingTurn {
+  v: 1;
+  turn: TurnRecord;
+  /** The people's messages as the model was given them (files read), saved with the exchange at its end. */
+  asked: NewMessage[];
+  /** The step log message that carries the Stop button while it waits. */
+  stopMessage?: MessageRef;
+}
+
+/** The Discord layer's part of a waiting record. */
+export function waitingTurnOf(record: WaitingTurnRecord): WaitingTurn {
+  return record.turn as WaitingTurn;
+}
+
+/** Whether a call waits for a person where the turn's payer asked: read at each call, so a change applies at once. */
+export function approvalRule(rules: Rules, scope: RunScope): NeedsApproval {
+  return async ({ tool }) => (await rules.at(scope).approvalMode(tool)) === 'ask';
+}
+
+/** A call as a person is shown it: one line of code, never long enough to bury the buttons. */
+export function shownCall(tool: string, input: unknown): string {
+  const described = describeAction(tool, input);
+  return `\`${(described.length > 300 ? `${described.slice(0, 299)}…` : described).replace(/`/g, 'ˋ')}\``;
+}
+
+export function requestText(described: string, timeoutMs: number): string {
+  return `🔐 **Approval needed** before I run ${described}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(timeoutMs)}.`;
+}
+
+export interface WaitDeps {
+  store: WaitingTurnStore;
+  timeoutMs: number;
+  now: () => Date;
+}
+
+/**
+ * The run stopped at calls that need a person: keep the turn, ask about the first call, and let the
+ * thread's log keep its Stop button. Resolves `waiting`, or undefined when the request could not be
+ * posted (the caller goes on without those calls).
+ */
+export async function waitForApproval(deps: WaitDeps, turn: TurnRecord, asked: NewMessage[], interruption: Interruption, view: ThreadView): Promise<TurnOutcome | undefined> {
+  const now = deps.now().getTime();
+  // A turn answering through an interaction can wait only while its webhook lives.
+  const expiresAt = Math.min(now + deps.timeoutMs, turn.place.kind === 'interaction' ? turn.place.expiresAt : Infinity);
+  const calls = interruption.waiting.map((c) => ({ callId: c.callId, tool: c.tool, described: shownCall(c.tool, c.input) }));
+  const waiting: WaitingTurn = { v: 1, turn, asked };
+  const record: WaitingTurnRecord = {
+    v: 1,
+    id: turn.id,
+    guildId: turn.messages[0]!.scope.guildId,
+    channelId: turn.place.kind === 'thread' ? turn.place.threadId : turn.place.channelId,
+    status: 'waiting',
+    createdAt: now,
+    expiresAt,
+    calls,
+    turn: waiting,
+    state: interruption.state,
+  };
+  // Kept before it is asked: a press that comes at once finds the turn.
+  await deps.store.save(record);
+  let request;
+  try {
+    request = await view.post({ content: requestText(calls[0]!.described, expiresAt - now), components: [approvalRow(`${turn.id}:0`)] });
+  } catch {
+    await deps.store.remove(turn.id).catch(() => undefined);
+    return undefined;
+  }
+  await deps.store.update(turn.id, (r) => ({ ...r, calls: r.calls.map((c, i) => (i === 0 ? { ...c, messageId: request.id } : c)) }));
+  const stopMessage = await view.pause();
+  if (stopMessage) await deps.store.update(turn.id, (r) => ({ ...r, turn: { ...waitingTurnOf(r), stopMessage } }));
+  const who = askersOf(turn).length > 1 ? 'one of the people who asked' : 'the person who asked';
+  return { kind: 'waiting', message: `Waiting for ${who}, or a moderator, to approve a tool call in the thread.` };
+}

@@ -1,0 +1,192 @@
+/**
+ * What happens to a turn that waits for a person, after its run has stopped (approvals.ts): Approve or
+ * Deny on each call (the next call is asked about once one is decided; the last decision resumes the
+ * turn through the pipeline), Stop, `/reset`, and the sweep that ends turns nobody decided in time. Each
+ * change is a compare-and-swap on the turn's record in the shared storage, so two people pressing at
+ * once, or a press racing the sweep, settle one way only: the tool runs once or not at all.
+ */
+import type { Client } from 'discord.js';
+import type { CallDecision, RunState } from '../../agent/engine.js';
+import { escapeDisplayName } from '../../agent/clean-text.js';
+import { formatMs } from '../../duration.js';
+import type { Logger } from '../../logger.js';
+import type { ChangeRecord } from '../../policy/index.js';
+import type { ConversationStore, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
+import { formatFailure } from '../posting/format-steps.js';
+import { approvalRow } from '../posting/run-components.js';
+import { placeMessages } from '../posting/target.js';
+import { requestText, waitingTurnOf } from './approvals.js';
+import { askersOf, conversationOf } from './record.js';
+
+/** A person's decision on a waiting call. */
+export interface ApprovalDecision {
+  approved: boolean;
+  by: { id: string; name: string };
+}
+
+export interface WaitingTurnsDeps {
+  store: WaitingTurnStore;
+  conversations: Pick<ConversationStore, 'append'>;
+  /** Records a decision in the guild's audit log and log channel (the audit writer). */
+  audit(guildId: string, record: ChangeRecord): Promise<void>;
+  /** Goes on with a turn whose every waiting call is decided (the pipeline's resume). */
+  resume(client: Client<true>, record: WaitingTurnRecord, decisions: Record<string, CallDecision>): Promise<void>;
+  timeoutMs: number;
+  now: () => Date;
+  logger: Logger;
+}
+
+/** Why a press did nothing, for the person who pressed. */
+export type Pressed = { ok: true } | { ok: false; message: string };
+
+export function createWaitingTurns(deps: WaitingTurnsDeps) {
+  const { store, logger } = deps;
+
+  /** Save whole steps, edit the requests still open, take the Stop button off the log, say how it ended. */
+  async function end(client: Client<true>, record: WaitingTurnRecord, verdict: string, note: string | undefined, save: boolean): Promise<void> {
+    const { turn, asked, stopMessage } = waitingTurnOf(record);
+    const messages = placeMessages(client, turn.place);
+    const attempt = (what: string, op: () => Promise<unknown>) => op().catch((error) => logger.warn({ err: error, turnId: record.id }, `could not ${what} of a waiting turn`));
+    const threadId = conversationOf(turn.place);
+    // What was said and the steps that finished are kept, as for any run that stopped (before the thread
+    // is told); not after /reset.
+    if (save && threadId) {
+      const state = record.state as RunState;
+      await attempt('save the exchange', () => deps.conversations.append(threadId, [...asked, ...state.added], state.usage));
+    }
+    for (const call of record.calls) {
+      if (call.messageId && !call.decision) await attempt('edit the approval request', () => messages.edit(call.messageId!, { content: `🔐 ${call.described}\n${verdict}`, components: [] }));
+    }
+    if (stopMessage) await attempt('take the Stop button off', () => messages.edit(stopMessage.messageId, { components: [] }));
+    if (note) await attempt('post how it ended', () => messages.post(note));
+    await store.remove(record.id).catch((error) => logger.warn({ err: error, turnId: record.id }, 'could not remove an ended waiting turn; the sweep removes it'));
+  }
+
+  /** End a turn that still waits (true), or do nothing when it was decided, stopped or ended meanwhile. */
+  async function endIfWaiting(client: Client<true>, id: string, verdict: string, note: string | undefined, save: boolean): Promise<boolean> {
+    const { record, changed } = await store.update(id, (r) => (r.status === 'waiting' ? { ...r, status: 'ended' } : undefined));
+    if (!changed || !record) return false;
+    await end(client, record, verdict, note, save);
+    return true;
+  }
+
+  return {
+    /** Who may decide or stop a waiting turn: anyone it answers (moderators may too, checked by the caller). */
+    async askersOf(id: string): Promise<string[] | undefined> {
+      const record = await store.get(id);
+      return record && record.status === 'waiting' ? askersOf(waitingTurnOf(record).turn) : undefined;
+    },
+
+    /** Approve or Deny call `index` of turn `id`. The last decision resumes the turn. */
+    async decide(client: Client<true>, id: string, index: number, decision: ApprovalDecision, pressedOn?: string): Promise<Pressed> {
+      const at = deps.now().getTime();
+      const { record, changed } = await store.update(id, (r) => {
+        const call = r.calls[index];
+        if (r.status !== 'waiting' || !call || call.decision) return undefined;
+        return { ...r, calls: r.calls.map((c, i) => (i === index ? { ...c, decision: { ...decision, at } } : c)) };
+      });
+      if (!changed || !record) return { ok: false, message: 'This call was already decided, or its run has ended.' };
+      const call = record.calls[index]!;
+      const { turn } = waitingTurnOf(record);
+      // The request pressed is the call's, even when a press beat the record of where it was posted.
+      const requestId = call.messageId ?? pressedOn;
+      const messages = placeMessages(client, turn.place);
+      const verdict = `${decision.approved ? '✅ Approved' : '⛔ Denied'} by **${escapeDisplayName(decision.by.name)}**.`;
+      if (requestId) await messages.edit(requestId, { content: `🔐 ${call.described}\n${verdict}`, components: [] }).catch(() => undefined);
+      if (record.guildId) {
+        const action = decision.approved ? 'tools.approval.approved' : 'tools.approval.denied';
+        await deps.audit(record.guildId, { actorId: decision.by.id, actorName: decision.by.name, action, detail: `${decision.approved ? 'approved' : 'denied'} ${call.described.slice(0, 200)}` });
+      }
+      await advance(client, record);
+      return { ok: true };
+    },
+
+    /** Stop pressed while it waits: the turn ends, what it did so far is kept. */
+    stop: (client: Client<true>, id: string) => endIfWaiting(client, id, '⏹️ Not run: the run was stopped.', formatFailure({ reason: 'aborted' }), true),
+
+    /** `/reset` in its thread: the turn ends and nothing of it is kept. */
+    async dropInThread(client: Client<true>, threadId: string): Promise<number> {
+      let dropped = 0;
+      for (const entry of await store.list()) {
+        const record = await store.get(entry.id);
+        if (record?.channelId !== threadId) continue;
+        if (await endIfWaiting(client, entry.id, "⏹️ Not run: the thread's memory was cleared.", undefined, false)) dropped++;
+      }
+      return dropped;
+    },
+
+    /**
+     * End the turns of the guilds `holds` says are this process's whose time is up. A turn left
+     * resuming by a process that died goes too (the run journal already told its thread).
+     */
+    async sweep(client: Client<true>): Promise<void> {
+      // A guild's turns are ended by the process that holds it (DMs: the one with shard 0).
+      const holds = (guildId: string | null) => (guildId ? client.guilds.cache.has(guildId) : client.ws.shards.has(0));
+      const now = deps.now().getTime();
+      for (const entry of await store.list()) {
+        if (entry.expiresAt > now || !holds(entry.guildId)) continue;
+        const record = await store.get(entry.id);
+        if (!record) {
+          await store.remove(entry.id);
+          continue;
+        }
+        if (record.expiresAt > now) continue;
+        if (record.status !== 'waiting') {
+          await store.remove(record.id);
+          continue;
+        }
+        const waited = formatMs(record.expiresAt - record.createdAt);
+        const { record: ending, changed } = await store.update(record.id, (r) => (r.status === 'waiting' ? { ...r, status: 'ended' } : undefined));
+        if (!changed || !ending) continue;
+        if (ending.guildId) {
+          const calls = ending.calls.filter((c) => !c.decision).map((c) => c.described).join(', ');
+          await deps.audit(ending.guildId, { actorId: client.user.id, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${calls.slice(0, 200)}: nobody approved it in time` });
+        }
+        await end(client, ending, `⌛ Not run: no decision within ${waited}.`, `⌛ This run waited ${waited} for an approval nobody gave, so it has ended. Ask again if you still need it.`, true);
+      }
+    },
+  };
+
+  /**
+   * After a decision: ask about the next call of the step, or, when every call is decided, resume the
+   * turn (the one press that moves it on does; another, racing, sees it moving).
+   */
+  async function advance(client: Client<true>, record: WaitingTurnRecord): Promise<void> {
+    const index = record.calls.findIndex((c) => !c.decision);
+    if (index === -1) {
+      const moving = await store.update(record.id, (r) => (r.status === 'waiting' ? { ...r, status: 'resuming', expiresAt: deps.now().getTime() + RESUMING_GRACE_MS } : undefined));
+      // The turn goes on in the background: the press is answered at once.
+      if (moving.changed && moving.record) {
+        const resuming = moving.record;
+        void deps.resume(client, resuming, decisionsOf(resuming)).catch((error) => logger.error({ err: error, turnId: resuming.id }, 'a turn resumed after its approvals failed'));
+      }
+      return;
+    }
+    const call = record.calls[index]!;
+    const messages = placeMessages(client, waitingTurnOf(record).turn.place);
+    let messageId: string | undefined;
+    try {
+      messageId = await messages.post(requestText(call.described, Math.max(0, record.expiresAt - deps.now().getTime())), [approvalRow(`${record.id}:${index}`)]);
+    } catch (error) {
+      logger.warn({ err: error, turnId: record.id }, 'could not ask about the next waiting call; it is not run');
+    }
+    // A request that could not be posted cannot be answered: that call is not run, and the turn goes on.
+    const bot = { id: 'threadwise', name: 'threadwise' };
+    const { record: after } = await store.update(record.id, (r) =>
+      r.status !== 'waiting' ? undefined : { ...r, calls: r.calls.map((c, i) => (i !== index ? c : messageId ? { ...c, messageId } : { ...c, decision: { approved: false, by: bot, at: deps.now().getTime() } })) },
+    );
+    if (!messageId && after) await advance(client, after);
+  }
+}
+
+export type WaitingTurns = ReturnType<typeof createWaitingTurns>;
+
+/** How long a turn may stay "resuming" before the sweep takes it for one whose process died. */
+const RESUMING_GRACE_MS = 60 * 60_000;
+
+/** The decisions, as the engine's resume takes them. */
+function decisionsOf(record: WaitingTurnRecord): Record<string, CallDecision> {
+  return Object.fromEntries(
+    record.calls.map((c) => [c.callId, c.decision?.approved ? { approved: true } : { approved: false, note: `The call ${c.described} was not run: a person denied it. Carry on without it, or explain what you wanted it for.` }]),
+  );
+}

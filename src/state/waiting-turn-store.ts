@@ -1,0 +1,147 @@
+/**
+ * Turns that wait for a person (a tool call that needs approval): each is kept in the shared storage
+ * until it is decided, stopped or expired, so the wait can last hours, survive a restart and be decided
+ * in whichever process holds the guild. Every change goes through `update`, a compare-and-swap on the
+ * record (the backend's `replace`): two moderators pressing at once both read the record, and only one
+ * write lands; the other sees the decision already made. An index lists the waiting turns for the sweep
+ * that ends expired ones.
+ */
+import { z } from 'zod';
+import { StorageError } from '../errors.js';
+import { guarded, type Backend, type LogEntry } from './backends/backend.js';
+
+const Decision = z.object({ approved: z.boolean(), by: z.object({ id: z.string(), name: z.string() }), at: z.number() });
+
+const RecordSchema = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  guildId: z.string().nullable(),
+  /** Where the turn posts (its thread); the sweep and the buttons find it there. */
+  channelId: z.string(),
+  status: z.enum(['waiting', 'resuming', 'ended']),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  /** The calls that wait, in call order, with the message that asks about each and its decision once made. */
+  calls: z.array(z.object({ callId: z.string(), tool: z.string(), described: z.string(), messageId: z.string().optional(), decision: Decision.optional() })),
+  /** The turn as its owner serialised it (who asks, where, the messages): read by the Discord layer. */
+  turn: z.unknown(),
+  /** The engine's state to resume from. */
+  state: z.unknown(),
+});
+
+export type WaitingTurnRecord = z.infer<typeof RecordSchema>;
+
+/** What the sweep reads of each waiting turn. */
+export interface WaitingTurnEntry {
+  id: string;
+  guildId: string | null;
+  expiresAt: number;
+}
+
+export interface WaitingTurnStore {
+  /** Keep a new waiting turn. */
+  save(record: WaitingTurnRecord): Promise<void>;
+  get(id: string): Promise<WaitingTurnRecord | undefined>;
+  /**
+   * Change a record atomically: `change` sees the record as it is now and returns the new one, or
+   * undefined to leave it. Retried when another writer got there first, so `change` must be pure.
+   * `changed` says whether this call's write landed; `record` is the record after (undefined: gone).
+   */
+  update(id: string, change: (record: WaitingTurnRecord) => WaitingTurnRecord | undefined): Promise<{ record?: WaitingTurnRecord; changed: boolean }>;
+  remove(id: string): Promise<void>;
+  /** Every turn kept now (the sweep ends those past their time). */
+  list(): Promise<WaitingTurnEntry[]>;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const TOMBSTONE = '{"gone":true}';
+/** Concurrent writers on one record are a handful of button presses; past this many lost races something is wrong. */
+const MAX_ATTEMPTS = 20;
+
+export function createWaitingTurnStore(backend: Backend, namespace: string): WaitingTurnStore {
+  const keyOf = (id: string) => {
+    if (!ID_PATTERN.test(id)) throw new StorageError(`Invalid waiting turn id "${id}".`);
+    return `${namespace}:waiting:${id}`;
+  };
+  const index = `${namespace}:waiting-index`;
+  const call = <T>(action: string, op: () => Promise<T>) => guarded(backend.kind, backend.where, action, op);
+
+  const readOne = async (id: string): Promise<{ entry: LogEntry; record: WaitingTurnRecord } | undefined> => {
+    const [entry] = await call('waiting turn read', () => backend.read(keyOf(id)));
+    if (!entry) return undefined;
+    const record = parse(entry.raw);
+    return record ? { entry, record } : undefined;
+  };
+
+  return {
+    async save(record) {
+      const checked = RecordSchema.parse(record);
+      await call('waiting turn save', () => backend.append(keyOf(checked.id), JSON.stringify(checked)));
+      const listed: WaitingTurnEntry = { id: checked.id, guildId: checked.guildId, expiresAt: checked.expiresAt };
+      await call('waiting turn index', () => backend.append(index, JSON.stringify(listed)));
+    },
+
+    get: async (id) => (await readOne(id))?.record,
+
+    async update(id, change) {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const found = await readOne(id);
+        if (!found) return { changed: false };
+        const next = change(found.record);
+        if (!next) return { record: found.record, changed: false };
+        const raw = JSON.stringify(RecordSchema.parse(next));
+        if (await call('waiting turn update', () => backend.replace(keyOf(id), found.entry, raw))) return { record: next, changed: true };
+      }
+      throw new StorageError(`Storage waiting turn update failed on ${backend.kind} (${backend.where}): the record kept changing under ${MAX_ATTEMPTS} attempts.`);
+    },
+
+    async remove(id) {
+      await call('waiting turn remove', () => backend.remove(keyOf(id)));
+      // The index is a log: the entry becomes a tombstone, and the tombstones at its head are trimmed.
+      const entries = await call('waiting turn index read', () => backend.read(index));
+      const mine = entries.find((e) => listedId(e.raw) === id);
+      if (mine) await call('waiting turn index update', () => backend.replace(index, mine, TOMBSTONE));
+      const after = await call('waiting turn index read', () => backend.read(index));
+      let head: LogEntry | undefined;
+      for (const e of after) {
+        if (e.raw !== TOMBSTONE) break;
+        head = e;
+      }
+      if (head) await call('waiting turn index trim', () => backend.remove(index, head));
+    },
+
+    async list() {
+      const entries = await call('waiting turn index read', () => backend.read(index));
+      const seen = new Map<string, WaitingTurnEntry>();
+      for (const e of entries) {
+        const listed = parseListed(e.raw);
+        if (listed) seen.set(listed.id, listed);
+      }
+      return [...seen.values()];
+    },
+  };
+}
+
+function parse(raw: string): WaitingTurnRecord | undefined {
+  try {
+    const result = RecordSchema.safeParse(JSON.parse(raw));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const Listed = z.object({ id: z.string(), guildId: z.string().nullable(), expiresAt: z.number() });
+
+function parseListed(raw: string): WaitingTurnEntry | undefined {
+  try {
+    const result = Listed.safeParse(JSON.parse(raw));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listedId(raw: string): string | undefined {
+  return parseListed(raw)?.id;
+}
