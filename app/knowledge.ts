@@ -1,13 +1,15 @@
 /**
  * The knowledge base as the bot uses it: opened from `config.knowledge` (the KEYV_URL database, or
  * KNOWLEDGE_URL; off with Redis and no KNOWLEDGE_URL), with the cached "has documents" answer the tool
- * policy asks before every step, and the loaders `/kb add` uses (Discord's CDN, read_url's fetcher).
+ * policy asks before every step, the loaders `/kb add` uses (Discord's CDN, read_url's fetcher), the
+ * document parser's worker for PDF and Word files, and, with EMBEDDING_MODEL, meaning search and its
+ * background embedding job.
  */
 import type { Config } from '../src/config.js';
 import { createAttachmentLoader } from '../src/discord/files/attachment-document.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { createDocumentPresence, forgettingOnChange, type DocumentPresence } from '../src/knowledge/document-presence.js';
-import { documentFromUrl, openKnowledgeBase } from '../src/knowledge/index.js';
+import { createDocumentParser, documentFromUrl, openAIEmbedder, openKnowledgeBase, startEmbeddingSync } from '../src/knowledge/index.js';
 import type { Logger } from '../src/logger.js';
 import type { ToolboxOptions } from '../tools/index.js';
 
@@ -17,6 +19,10 @@ export interface KnowledgeOverrides {
   cdnOrigins?: readonly string[];
   /** How long "this server has documents" is trusted (default 30 s). */
   presenceTtlMs?: number;
+  /** How often `/kb add` edits its reply with progress (default 2 s). */
+  progressEveryMs?: number;
+  /** The background embedding job's wait between rounds (default 5 min). */
+  embeddingIdleMs?: number;
 }
 
 export interface AppKnowledge {
@@ -31,31 +37,46 @@ export async function openAppKnowledge(
   logger: Logger,
   options: KnowledgeOverrides & { readUrl?: ToolboxOptions['readUrl'] } = {},
 ): Promise<AppKnowledge | undefined> {
-  const { url, maxFileBytes, maxBytes } = config.knowledge;
+  const { url, maxFileBytes, maxBytes, maxUploadBytes, embedding } = config.knowledge;
   if (!url) {
     logger.warn('the knowledge base is off: KEYV_URL is Redis and KNOWLEDGE_URL is not set (Redis has no full-text search)');
     return undefined;
   }
+  const parser = createDocumentParser({ maxPages: config.knowledge.maxPages, timeoutMs: config.knowledge.parseTimeoutMs });
+  const where = { knowledge: url.replace(/:[^:@/]*@/, ':***@') };
   const opened = await openKnowledgeBase(url, {
     baseDir: process.cwd(),
-    limits: { maxFileBytes, maxBytes },
-    logger: (event) => logger[event.level]({ knowledge: url.replace(/:[^:@/]*@/, ':***@') }, event.message),
+    limits: { maxFileBytes, maxBytes, maxUploadBytes },
+    logger: (event) => logger[event.level](where, event.message),
+    parser,
+    embedder: embedding && openAIEmbedder(embedding),
+  }).catch(async (error: unknown) => {
+    await parser.close();
+    throw error;
   });
+  // Passages without a vector of the model (a changed EMBEDDING_MODEL, a server that was down) are embedded in the background.
+  const sync = opened.meaning && startEmbeddingSync(opened.meaning, { idleMs: options.embeddingIdleMs, log: (level, message) => logger[level](where, message) });
   const presence = createDocumentPresence(opened, { ttlMs: options.presenceTtlMs });
   return {
     presence,
     services: {
       base: forgettingOnChange(opened, presence),
-      fromAttachment: createAttachmentLoader({ maxFileBytes, cdnOrigins: options.cdnOrigins }),
+      fromAttachment: createAttachmentLoader({ maxFileBytes, maxUploadBytes, cdnOrigins: options.cdnOrigins }),
       fromUrl: (target, signal) =>
         documentFromUrl(target, {
           userAgent: config.tools.userAgent,
           maxFileBytes,
+          maxUploadBytes,
           allowLoopbackForTests: options.readUrl?.allowLoopbackForTests,
           lookup: options.readUrl?.lookup,
           signal,
         }),
+      progressEveryMs: options.progressEveryMs ?? 2_000,
     },
-    close: () => opened.close(),
+    close: async () => {
+      await sync?.stop();
+      await opened.close();
+      await parser.close();
+    },
   };
 }

@@ -25,7 +25,7 @@ const QUERIES = 300;
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Deterministic words with a skewed (Zipf-like) frequency, so some are common and most are rare. */
-function wordMaker(seed: number) {
+export function wordMaker(seed: number) {
   let s = seed >>> 0;
   const rand = () => ((s = (Math.imul(s, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32);
   const syllables = ['ka', 'lo', 'mi', 'ter', 'son', 'ix', 'ra', 'ven', 'ul', 'pe', 'do', 'qua', 'zen', 'ha', 'tri', 'bel', 'gor', 'ny', 'fa', 'wim', 'sul', 'ob', 'cre', 'tho'];
@@ -215,6 +215,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 export async function dropKnowledgeTables(prefix: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
-  await client.query(`DROP TABLE IF EXISTS ${prefix}passages, ${prefix}documents`);
+  await client.query(`DROP TABLE IF EXISTS ${prefix}vectors, ${prefix}vector_versions, ${prefix}passages, ${prefix}documents`);
   await client.end();
 }

@@ -8,6 +8,7 @@ import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
+import { benchKnowledgeMeaning } from './knowledge-meaning.js';
 import { benchDeploy } from './deploy.js';
 import { benchTeam } from './team.js';
 import { benchKnowledgeOffer } from './knowledge-offer.js';
@@ -28,6 +29,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
+  ['knowledge-meaning', () => benchKnowledgeMeaning()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
   ['mcp', () => benchMcp()],
   ['discord', () => benchDiscord()],

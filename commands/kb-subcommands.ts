@@ -10,10 +10,11 @@ import { fitMessage } from '../src/discord/posting/split-message.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { formatBytes, type AddResult, type DocumentInfo, type DocumentInput } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';
+import { progressReplies, serverBudget, type BudgetServices } from './kb-progress.js';
 import { auditAction, type ModerationServices } from './moderation.js';
 
 /** What the knowledge base commands use besides the knowledge base. */
-export type KbServices = ModerationServices;
+export type KbServices = ModerationServices & BudgetServices;
 
 type GuildCommand = CommandInteraction<'cached' | 'raw'>;
 type GuildSlash = ChatInputCommandInteraction<'cached' | 'raw'>;
@@ -49,7 +50,15 @@ function origin(doc: Pick<DocumentInfo, 'link' | 'source'>): string {
  * `notice`, a line more for the moderator (who will find it).
  */
 export async function addDocument(interaction: GuildCommand, ctx: KbServices, knowledge: KnowledgeServices, doc: DocumentInput, notice = ''): Promise<void> {
-  const result = await knowledge.base.add(interaction.guildId, doc);
+  const progress = progressReplies(interaction, shownTitle(doc.source.split('/').pop() || doc.source), knowledge.progressEveryMs);
+  const spend = knowledge.base.meaning ? await serverBudget(ctx, interaction) : undefined;
+  let result: AddResult;
+  try {
+    result = await knowledge.base.add(interaction.guildId, doc, { onProgress: progress.update, budget: spend?.budget });
+  } finally {
+    await progress.stop();
+    await spend?.release();
+  }
   const { document } = result;
   const detail = auditDetail(result);
   const note = await auditAction(ctx, interaction, 'kb.add', detail);
@@ -59,8 +68,18 @@ export async function addDocument(interaction: GuildCommand, ctx: KbServices, kn
   const content = result.status === 'unchanged'
     ? `✅ ${title} is already in the knowledge base with the same content; nothing was indexed again. ${size}`
     : `✅ ${result.status === 'added' ? 'Added' : 'Replaced'} ${title}: ${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)}, from ${origin(document)}. ${size}\n` +
-      '-# `search_knowledge` can find it from the next step of any run here (unless a `/tools` rule turns the tool off).';
+      '-# `search_knowledge` can find it from the next step of any run here (unless a `/tools` rule turns the tool off).' + meaningNote(result);
   await say(interaction, content + (notice ? `\n${notice}` : '') + note);
+}
+
+/** What meaning search made of the document, when it is on. */
+function meaningNote({ embedding: e, document }: AddResult): string {
+  if (!e) return '';
+  if (e.state === 'done') return `\n-# Found by meaning too: ${plural(document.passages, 'passage')} embedded with \`${e.model}\` (${plural(e.tokens, 'token')}, counted in this server's usage).`;
+  if (e.state === 'pending') {
+    return `\n⚠️ Meaning search could not embed it (${escapeMarkdown(e.reason ?? 'the embedding server failed')}), so for now it is found by its words only; it is embedded in the background once the embedding server answers.`;
+  }
+  return `\n⚠️ Not embedded for meaning search: ${escapeMarkdown(e.reason ?? 'no budget left')}. It is found by its words; add it again once the budget resets (midnight UTC) to search it by meaning too.`;
 }
 
 function auditDetail({ status, document }: AddResult): string {
@@ -75,7 +94,7 @@ export async function addFromOptions(interaction: GuildSlash, ctx: KbServices, k
   const url = interaction.options.getString('url')?.trim();
   const link = interaction.options.getString('link')?.trim();
   if (file && url) throw new OptionProblem('Give a `file` or a `url`, not both: one document at a time. Nothing was added.');
-  if (!file && !url) throw new OptionProblem('Give a `file` (Markdown, plain text or HTML) or a `url` of a web page to add. Nothing was added.');
+  if (!file && !url) throw new OptionProblem('Give a `file` (Markdown, plain text, HTML, PDF or Word) or a `url` of a web page to add. Nothing was added.');
   if (link && !file) throw new OptionProblem('`link` is the page to cite for an attached file; a `url` is cited as itself. Nothing was added.');
   const doc = file ? await knowledge.fromAttachment(file) : await knowledge.fromUrl(url!);
   await addDocument(interaction, ctx, knowledge, link ? { ...doc, link } : doc);
@@ -128,12 +147,14 @@ export async function searchDocuments(interaction: GuildSlash, knowledge: Knowle
   });
   if (hits.length === 0) {
     const none = (await knowledge.base.hasDocuments(interaction.guildId))
-      ? 'No passage matches those words. The search matches words, not meaning: try other or fewer words.'
+      ? knowledge.base.meaning
+        ? 'No passage matches those words or their meaning: try other words.'
+        : 'No passage matches those words. The search matches words, not meaning: try other or fewer words.'
       : "This server's knowledge base has no documents yet; moderators add them with `/kb add`.";
     return say(interaction, none);
   }
   const blocks = hits.map((hit, i) => {
-    const where = shownTitle([hit.title, ...hit.headings].join(' › '), 150);
+    const where = shownTitle([hit.title, ...hit.headings].join(' › ') + (hit.location ? `, ${hit.location}` : ''), 150);
     const head = hit.link ? `**${i + 1}.** [${where.replace(/[[\]]/g, '')}](<${hit.link}>)` : `**${i + 1}.** ${where} · ${origin(hit)}`;
     return `${head}\n> ${escapeMarkdown(hit.snippet.replace(/\s+/g, ' '))}`;
   });

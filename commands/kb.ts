@@ -26,7 +26,7 @@ export const kb: Command = {
     .setContexts(InteractionContextType.Guild)
     .addSubcommand((s) =>
       s.setName('add').setDescription('Add or replace a document: a file or a web page (moderators)')
-        .addAttachmentOption((o) => o.setName('file').setDescription('A Markdown (.md), plain text (.txt) or HTML (.html) file'))
+        .addAttachmentOption((o) => o.setName('file').setDescription('A Markdown, text, HTML, PDF or Word (.docx) file'))
         .addStringOption((o) => o.setName('url').setDescription('A public web page (http or https)').setMaxLength(2000))
         .addStringOption((o) => o.setName('link').setDescription('For a file: the page to cite as its source').setMaxLength(2000)))
     .addSubcommand((s) => s.setName('list').setDescription('The documents, their size, and the space left (moderators)'))

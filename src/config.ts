@@ -80,6 +80,31 @@ export interface KnowledgeConfig {
   maxFileBytes: number;
   /** Most bytes one server's documents may take (KNOWLEDGE_MAX_BYTES). */
   maxBytes: number;
+  /** Largest PDF or Word file, as a file (KNOWLEDGE_MAX_UPLOAD_BYTES); its text must still fit maxFileBytes. */
+  maxUploadBytes: number;
+  /** Most pages of a PDF (KNOWLEDGE_MAX_PAGES). */
+  maxPages: number;
+  /** Longest a PDF or Word file may take to read before it is stopped (KNOWLEDGE_PARSE_TIMEOUT_MS). */
+  parseTimeoutMs: number;
+  /** Meaning search (EMBEDDING_MODEL set); undefined: words only. */
+  embedding?: EmbeddingConfig;
+}
+
+/** The OpenAI-compatible `/v1/embeddings` meaning search uses. */
+export interface EmbeddingConfig {
+  /** EMBEDDING_MODEL, e.g. text-embedding-3-small or nomic-embed-text. */
+  model: string;
+  /** EMBEDDING_BASE_URL, else OPENAI_BASE_URL. */
+  baseURL?: string;
+  /** EMBEDDING_API_KEY, else OPENAI_API_KEY. */
+  apiKey: string;
+  /** EMBEDDING_DIMENSIONS: asked of models that can shorten their vectors; unset: the model's own. */
+  dimensions?: number;
+  /** EMBEDDING_BATCH_SIZE: passages per request (default 64). */
+  batchSize: number;
+  /** OPENAI_TIMEOUT_MS and OPENAI_MAX_RETRIES apply to embedding requests too. */
+  timeoutMs: number;
+  maxRetries: number;
 }
 
 export interface DiscordConfig {
@@ -289,6 +314,10 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     url: knowledgeUrl ?? (/^(rediss?):/i.test(storage.keyvUrl) ? undefined : storage.keyvUrl),
     maxFileBytes: read.int('KNOWLEDGE_MAX_FILE_BYTES', 1_000_000, 1_000, 1_000_000_000),
     maxBytes: read.int('KNOWLEDGE_MAX_BYTES', 50_000_000, 1_000, Number.MAX_SAFE_INTEGER),
+    maxUploadBytes: read.int('KNOWLEDGE_MAX_UPLOAD_BYTES', 10_000_000, 1_000, 1_000_000_000),
+    maxPages: read.int('KNOWLEDGE_MAX_PAGES', 1_000, 1, 100_000),
+    parseTimeoutMs: read.int('KNOWLEDGE_PARSE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    embedding: readEmbedding(read, model, problems),
   };
   if (knowledge.maxFileBytes > knowledge.maxBytes) {
     problems.push(`KNOWLEDGE_MAX_FILE_BYTES (${knowledge.maxFileBytes}) cannot be larger than KNOWLEDGE_MAX_BYTES (${knowledge.maxBytes}).`);
@@ -323,6 +352,19 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
 
   if (problems.length > 0) throw new ConfigError(problems);
   return { model, mcp, agent, tools, storage, knowledge, discord, governance, attachments, ops, logLevel };
+}
+
+/** EMBEDDING_*: meaning search's server and model, defaulting to the chat model's server and key. */
+function readEmbedding(read: EnvReader, model: ModelConfig, problems: string[]): EmbeddingConfig | undefined {
+  const name = read.string('EMBEDDING_MODEL');
+  const baseURL = read.url('EMBEDDING_BASE_URL') ?? model.baseURL;
+  const apiKey = read.string('EMBEDDING_API_KEY') ?? (model.apiKey || (baseURL ? 'not-needed' : undefined));
+  const dimensions = read.int('EMBEDDING_DIMENSIONS', 0, 0, 16_384);
+  const batchSize = read.int('EMBEDDING_BATCH_SIZE', 64, 1, 2_048);
+  if (name === undefined) return undefined;
+  if (/\s/.test(name) || name.length > 200) problems.push(`EMBEDDING_MODEL must be a model name such as text-embedding-3-small (got "${name.slice(0, 40)}").`);
+  if (!apiKey) problems.push('EMBEDDING_MODEL is set but there is no key for its server: set EMBEDDING_API_KEY (or OPENAI_API_KEY), or EMBEDDING_BASE_URL for a local server.');
+  return { model: name, baseURL, apiKey: apiKey ?? '', dimensions: optionalPositive(dimensions), batchSize, timeoutMs: model.timeoutMs, maxRetries: model.maxRetries };
 }
 
 /** MCP_SERVERS_FILE: read and checked now, so a bad file stops start-up with the other problems. */

@@ -4,6 +4,7 @@
  */
 import type { ToolDefinition } from '../src/agent/tool.js';
 import type { KnowledgeBase } from '../src/knowledge/types.js';
+import { createDocumentParser, type DocumentParserOptions } from '../src/knowledge/parse/document-parser.js';
 import { createCalculateTool } from './calculator/calculate.js';
 import { CalculatorPool, type CalculatorOptions } from './calculator/pool.js';
 import { currentTimeTool } from './current-time.js';
@@ -40,11 +41,15 @@ export interface ToolboxOptions {
     allowLoopbackForTests?: boolean;
     /** Tests only: resolve host names without DNS. */
     lookup?: HostLookup;
+    /** Largest PDF read at a URL (default 10 MB); its pages and time are capped by the document parser. */
+    maxPdfBytes?: number;
   };
+  /** The document parser's limits for PDFs read by read_url (default 1,000 pages, 60 s). */
+  pdf?: DocumentParserOptions;
   /** The calculator's pool: `workers` from config (CALCULATOR_WORKERS); the limits are code options. */
   calculator?: Pick<CalculatorOptions, 'workers' | 'timeoutMs' | 'maxMemoryMb'>;
   /** The server's documents for `search_knowledge`; without it the tool is left out. Its owner closes it. */
-  knowledge?: Pick<KnowledgeBase, 'search' | 'hasDocuments'>;
+  knowledge?: Pick<KnowledgeBase, 'search' | 'hasDocuments' | 'meaning'>;
   /** `web_search`'s provider (config: WEB_SEARCH_PROVIDER and its key or URL); without it the tool is left out. */
   webSearch?: ProviderSettings & { dailyLimit: number; allowance?: SearchAllowance; timeoutMs?: number };
   /** The chart renderer's limits (code options: time and memory per chart). */
@@ -62,6 +67,8 @@ export interface Toolbox {
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const calculator = new CalculatorPool(options.calculator);
   const charts = new PlotRenderer(options.plot);
+  // Its worker starts with the first PDF read_url meets.
+  const pdfParser = createDocumentParser(options.pdf);
   // Every name must be handled here (the compiler checks); undefined leaves a tool out.
   const byName: Record<ToolName, ToolDefinition | undefined> = {
     calculate: createCalculateTool(calculator),
@@ -71,6 +78,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       userAgent: options.userAgent,
       allowLoopbackForTests: options.readUrl?.allowLoopbackForTests,
       lookup: options.readUrl?.lookup,
+      pdf: { parser: pdfParser, maxBytes: options.readUrl?.maxPdfBytes },
     }),
     search_knowledge: options.knowledge ? createSearchKnowledgeTool(options.knowledge) : undefined,
     web_search: options.webSearch ? createWebSearchTool({ ...options.webSearch, userAgent: options.userAgent }) : undefined,
@@ -79,7 +87,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   return {
     tools: TOOL_NAMES.flatMap((name) => byName[name] ?? []),
     close: async () => {
-      await Promise.all([calculator.close(), charts.close()]);
+      await Promise.all([calculator.close(), charts.close(), pdfParser.close()]);
     },
   };
 }

@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../src/agent/tool.js';
+import { ToolError } from '../src/errors.js';
+import type { DocumentParser } from '../src/knowledge/parse/document-parser.js';
+import { bylineLine, readArticle } from './article-text.js';
 import { capText, htmlToText, tidyWhitespace } from './html-text.js';
 import { safeGet, type HostLookup } from '../src/net/safe-http.js';
 
@@ -24,6 +27,8 @@ export interface ReadUrlOptions {
   timeoutMs?: number;
   /** Longest text returned to the model (default 4,000 characters). */
   maxChars?: number;
+  /** Reads a PDF at the URL as the knowledge base reads an added one (its worker, its caps); none: PDFs refused. */
+  pdf?: { parser: DocumentParser; maxBytes?: number };
 }
 
 const TEXT_TYPES = new Set(['text/html', 'application/xhtml+xml', 'text/plain', 'text/markdown', 'application/json', 'text/csv']);
@@ -40,34 +45,41 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
   return defineTool({
     name: 'read_url',
     description:
-      'Read a public web page and return its title and main text (size-limited). Use it when the user ' +
-      'gives a link or asks what a page says. Only http(s) pages with text content can be read.',
+      'Read a public web page and return its title, byline and main text with its headings (size-limited). ' +
+      'Use it when the user gives a link or asks what a page says. Only http(s) pages with text content' +
+      (options.pdf ? ', and PDFs (with their page numbers),' : '') + ' can be read.',
     parameters,
     textParameter: 'url',
     aliases: ['browse', 'fetch_url', 'open_url'],
     examples: ['https://en.wikipedia.org/wiki/ReAct', 'https://www.example.com/'],
     network: true,
     async run({ url }, ctx) {
+      const pdfBytes = options.pdf ? options.pdf.maxBytes ?? 10_000_000 : 0;
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
       const response = await safeGet(url.trim(), {
         userAgent: options.userAgent,
         allowLoopback: options.allowLoopbackForTests === true,
         lookup: options.lookup,
-        maxBytes,
+        // A PDF's cap is its own; a page's is checked below, as before.
+        maxBytes: Math.max(maxBytes, pdfBytes),
         maxRedirects: 5,
-        accept: (mediaType) => TEXT_TYPES.has(mediaType),
-        signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]),
+        accept: (mediaType) => TEXT_TYPES.has(mediaType) || (pdfBytes > 0 && mediaType === 'application/pdf'),
+        signal,
       });
-      const decoded = decode(response.body, response.charset);
+      if (response.mediaType === 'application/pdf') return readPdf(response.url, response.body, response.truncated, options.pdf!.parser, pdfBytes, maxChars, ctx.signal);
+      const truncated = response.truncated || response.body.length > maxBytes;
+      const decoded = decode(response.body.subarray(0, maxBytes), response.charset);
       const isHtml = response.mediaType === 'text/html' || response.mediaType === 'application/xhtml+xml';
-      const { title, text } = isHtml ? htmlToText(decoded) : { title: undefined, text: tidyWhitespace(decoded) };
+      const { title, byline, text } = isHtml ? pageText(decoded, response.url) : { title: undefined, byline: undefined, text: tidyWhitespace(decoded) };
       const capped = capText(text, maxChars);
       const notes = [
-        response.truncated ? `only the first ${Math.round(maxBytes / 1000)} KB of the page were read` : '',
+        truncated ? `only the first ${Math.round(maxBytes / 1000)} KB of the page were read` : '',
         capped.cut ? `text cut to ${maxChars} characters` : '',
       ].filter(Boolean);
       const body = capped.text || '(The page has no readable text; it may need JavaScript to show its content.)';
       const output = [
         title ? `Title: ${title}` : undefined,
+        byline ? bylineLine(byline) : undefined,
         `URL: ${response.url}`,
         '',
         body,
@@ -76,6 +88,35 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
       return { output, sources: [{ title: title ?? response.url, url: response.url }] };
     },
   });
+}
+
+/**
+ * A page's article (title, byline, main text with its headings as `##` lines) where Readability finds
+ * one; the whole page through the single-pass converter where it does not.
+ */
+function pageText(html: string, url: string): { title?: string; byline?: string; text: string } {
+  const article = readArticle(html, url);
+  if (!article) return { ...htmlToText(html), byline: undefined };
+  const marked = article.html.replace(/<h([1-6])(\s[^>]*)?>/gi, (tag, level: string) => `${tag}${'#'.repeat(Math.max(2, Number(level)))} `);
+  return { title: article.title ?? htmlToText(html).title, byline: article.byline, text: tidyWhitespace(htmlToText(marked).text) };
+}
+
+/** A PDF read in the document parser's worker, page by page, marked with its page numbers. */
+async function readPdf(url: string, body: Buffer, truncated: boolean, parser: DocumentParser, maxBytes: number, maxChars: number, signal: AbortSignal) {
+  if (truncated || body.length > maxBytes) throw new ToolError(`The PDF at ${url} is larger than ${Math.round(maxBytes / 1_000_000)} MB, the most read_url reads.`);
+  const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'document.pdf');
+  let parsed;
+  try {
+    parsed = await parser.parse('pdf', body, { name, maxTextBytes: 1_000_000, signal });
+  } catch (error) {
+    throw new ToolError((error as Error).message, { cause: error });
+  }
+  if (parsed.kind !== 'pages') throw new ToolError(`${name} is not a PDF.`);
+  const text = parsed.pages.map((page, i) => (tidyWhitespace(page) ? `[p. ${i + 1}]\n${tidyWhitespace(page)}` : '')).filter(Boolean).join('\n\n');
+  const capped = capText(text, maxChars);
+  const title = parsed.title ?? name;
+  const note = capped.cut ? `\n\n[text cut to ${maxChars} characters of ${parsed.pages.length} pages]` : '';
+  return { output: `Title: ${title}\nURL: ${url}\nPages: ${parsed.pages.length}\n\n${capped.text}${note}`, sources: [{ title, url }] };
 }
 
 /** Bytes to text in the declared charset, UTF-8 when none (or an unknown one) is declared. */

@@ -1,6 +1,6 @@
 /**
- * The `search_knowledge` tool: the server's own documents (FAQ, rules, guides), searched by words and
- * cited by title and link. The knowledge base is passed in; the collection is the run's
+ * The `search_knowledge` tool: the server's own documents (FAQ, rules, guides), searched by words (and
+ * by meaning where EMBEDDING_MODEL is set) and cited by title, page and link. The knowledge base is passed in; the collection is the run's
  * (`ctx.collection`, the server), so a run can only ever search the documents of the place it is in.
  * Passages are untrusted text: the knowledge base cleans them, and the engine cleans all tool output.
  */
@@ -18,14 +18,14 @@ const parameters = z.object({
 });
 
 /** The `search_knowledge` tool over `knowledge` (only `search` and `hasDocuments` are used). */
-export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search' | 'hasDocuments'>): ToolDefinition<z.infer<typeof parameters>> {
+export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search' | 'hasDocuments' | 'meaning'>): ToolDefinition<z.infer<typeof parameters>> {
   return defineTool({
     name: 'search_knowledge',
     description:
       "Search this server's own documents (its FAQ, rules, guides and notes added by moderators) and return " +
       'the best-matching passages with their document title, section and source link. Prefer it over the ' +
-      'web for anything about this server or its community; cite the links it gives. It matches words, ' +
-      'not meaning: if nothing is found, try other or fewer words.',
+      'web for anything about this server or its community; cite the links it gives. ' +
+      (knowledge.meaning ? 'It matches meaning as well as words: if nothing is found, try other words.' : 'It matches words, not meaning: if nothing is found, try other or fewer words.'),
     parameters,
     textParameter: 'query',
     aliases: ['search_docs', 'knowledge', 'kb', 'search_kb', 'faq'],
@@ -41,7 +41,8 @@ export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search
         if (!(await knowledge.hasDocuments(collection))) {
           return "This server's knowledge base has no documents yet (moderators add them with /kb add). Answer without it.";
         }
-        return `No passage of this server's documents matches "${query.slice(0, 200)}". Try other or fewer words (the search matches words, not meaning).`;
+        const how = knowledge.meaning ? 'words and meaning' : 'words, not meaning';
+        return `No passage of this server's documents matches "${query.slice(0, 200)}". Try other or fewer words (the search matches ${how}).`;
       }
       const sources = hits.map(sourceOf);
       // Numbered as the run numbers its sources (one number per document), so they never clash with a web search's.
@@ -58,7 +59,7 @@ function snippetBudget(limit: number): number {
 
 function formatHits(hits: SearchHit[], numbers: readonly number[]): string {
   const blocks = hits.map((hit, i) => {
-    const where = [hit.title, ...hit.headings].join(' › ');
+    const where = [hit.title, ...hit.headings].join(' › ') + (hit.location ? `, ${hit.location}` : '');
     const cite = hit.link ? `Link: ${hit.link}` : 'No link (a document added from a file).';
     return `[${numbers[i]}] ${where}\n${cite}\n${hit.snippet}`;
   });
@@ -67,9 +68,11 @@ function formatHits(hits: SearchHit[], numbers: readonly number[]): string {
 
 /**
  * A passage's source: its document. A linked one by its link, titled with the section found (the first
- * passage of a document names it); one added from a file by its title, with no link.
+ * passage of a document names it); one added from a file by its title, with no link. A page of a PDF
+ * is named too (`Rulebook, p. 12`), so the answer's Sources line says where to look.
  */
 function sourceOf(hit: SearchHit): Source {
-  if (!hit.link) return { title: hit.title };
-  return { title: hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title, url: hit.link };
+  const page = hit.location ? `, ${hit.location}` : '';
+  if (!hit.link) return { title: `${hit.title}${page}` };
+  return { title: `${hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title}${page}`, url: hit.link };
 }

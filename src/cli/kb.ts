@@ -3,23 +3,23 @@
  * caps and address rules as the bot, so documents can be loaded and searches tried without Discord.
  * Exit codes: 0 done, 1 something failed (each failure said), 2 bad flags or configuration.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfigOrReport } from '../config.js';
 import { readCommandLine } from './command-line.js';
 import { describeError, StorageError } from '../errors.js';
 import {
-  checkCollection, documentFromFile, documentFromUrl, formatBytes, KnowledgeInputError, listFolder, openKnowledgeBase,
-  type DocumentInput, type KnowledgeBase,
+  checkCollection, createDocumentParser, duration, formatBytes, KnowledgeInputError, openAIEmbedder, openKnowledgeBase, type KnowledgeBase,
 } from '../knowledge/index.js';
+import { addTargets, plural } from './kb-add.js';
 
 const USAGE = `usage: npm run kb -- add <file|folder|url>... [--guild ID]
        npm run kb -- list [--guild ID]
+       npm run kb -- embed          (meaning search: embed the passages that have no vector of EMBEDDING_MODEL)
        npm run kb -- remove <id|source> [--guild ID]
        npm run kb -- search "query" [--limit N] [--guild ID]
 --guild names the collection (a Discord server's id); without it the terminal's "default" collection is used.`;
 
-const COMMANDS = ['add', 'list', 'remove', 'search'] as const;
+const COMMANDS = ['add', 'list', 'remove', 'search', 'embed'] as const;
 type Command = (typeof COMMANDS)[number];
 
 async function main(): Promise<number> {
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   const problems: string[] = [];
   if (!COMMANDS.includes(command as Command)) problems.push(command ? `unknown command "${command}"` : 'a command is required');
   if ((command === 'add' || command === 'remove' || command === 'search') && args.length === 0) problems.push(`${command} needs ${command === 'add' ? 'at least one file, folder or URL' : command === 'remove' ? 'a document id or source' : 'a query'}`);
-  if ((command === 'list' && args.length) || (command === 'remove' && args.length > 1)) problems.push(`unexpected arguments: ${args.slice(command === 'remove' ? 1 : 0).join(' ')}`);
+  if (((command === 'list' || command === 'embed') && args.length) || (command === 'remove' && args.length > 1)) problems.push(`unexpected arguments: ${args.slice(command === 'remove' ? 1 : 0).join(' ')}`);
   const collection = values.guild ?? 'default';
   try {
     checkCollection(collection);
@@ -61,20 +61,31 @@ async function main(): Promise<number> {
     console.error('KEYV_URL is a Redis URL, and Redis has no full-text search: set KNOWLEDGE_URL to sqlite://data/threadwise.sqlite or a postgres:// URL.');
     return 2;
   }
+  if (command === 'embed' && !config.knowledge.embedding) {
+    console.error('Meaning search is off: set EMBEDDING_MODEL (and EMBEDDING_BASE_URL or OPENAI_BASE_URL for a local server) to embed passages.');
+    return 2;
+  }
+  const { maxFileBytes, maxBytes, maxUploadBytes, maxPages, parseTimeoutMs, embedding } = config.knowledge;
+  const parser = createDocumentParser({ maxPages, timeoutMs: parseTimeoutMs });
   let kb: KnowledgeBase;
   try {
     kb = await openKnowledgeBase(config.knowledge.url, {
       baseDir: process.cwd(),
-      limits: { maxFileBytes: config.knowledge.maxFileBytes, maxBytes: config.knowledge.maxBytes },
+      limits: { maxFileBytes, maxBytes, maxUploadBytes },
+      parser,
+      embedder: embedding && openAIEmbedder(embedding),
     });
   } catch (error) {
+    await parser.close();
     console.error(describeError(error));
     return 1;
   }
   try {
     switch (command as Command) {
       case 'add':
-        return await add(kb, collection, args, config.tools.userAgent);
+        return await addTargets(kb, collection, args, config.tools.userAgent);
+      case 'embed':
+        return await embed(kb);
       case 'list':
         return await list(kb, collection);
       case 'remove':
@@ -88,39 +99,8 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await kb.close();
+    await parser.close();
   }
-}
-
-/** Add every argument; one failure is reported and the others still go in. */
-async function add(kb: KnowledgeBase, collection: string, targets: string[], userAgent: string): Promise<number> {
-  let failed = 0;
-  const addOne = async (label: string, load: () => Promise<DocumentInput>) => {
-    try {
-      const { status, document } = await kb.add(collection, await load());
-      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)})  ${document.source}`);
-    } catch (error) {
-      if (!(error instanceof KnowledgeInputError || error instanceof StorageError)) throw error;
-      failed += 1;
-      console.error(`failed    ${label}: ${error.message}`);
-    }
-  };
-  for (const target of targets) {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
-      await addOne(target, () => documentFromUrl(target, { userAgent, maxFileBytes: kb.limits.maxFileBytes }));
-      continue;
-    }
-    const stat = await fs.stat(target).catch(() => undefined);
-    if (stat?.isDirectory()) {
-      const { files, skipped } = await listFolder(target);
-      for (const file of skipped) console.log(`skipped   ${file} (not .md, .markdown, .txt, .html or .htm)`);
-      if (files.length === 0) console.log(`nothing to add in ${target}`);
-      for (const file of files) await addOne(file, () => documentFromFile(file, { maxFileBytes: kb.limits.maxFileBytes }));
-    } else {
-      await addOne(target, () => documentFromFile(target, { maxFileBytes: kb.limits.maxFileBytes }));
-    }
-  }
-  console.log(`collection "${collection}": ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
-  return failed ? 1 : 0;
 }
 
 async function list(kb: KnowledgeBase, collection: string): Promise<number> {
@@ -133,6 +113,38 @@ async function list(kb: KnowledgeBase, collection: string): Promise<number> {
     console.log(`#${d.id}  ${d.title}  (${plural(d.passages, 'passage')}, ${formatBytes(d.bytes)}, ${d.updatedAt.toISOString().slice(0, 16).replace('T', ' ')})  ${d.source}`);
   }
   console.log(`${plural(documents.length, 'document')}, ${formatBytes(await kb.bytes(collection))} of ${formatBytes(kb.limits.maxBytes)}`);
+  if (kb.meaning) console.log(await meaningLine(kb));
+  return 0;
+}
+
+/** Meaning search's progress over the whole index (every collection): what is embedded with the model now set. */
+async function meaningLine(kb: KnowledgeBase): Promise<string> {
+  const s = await kb.meaning!.status();
+  const percent = s.passages ? Math.floor((s.embedded / s.passages) * 100) : 100;
+  const rest = s.passages - s.embedded - s.skipped;
+  const waiting = rest > 0 ? `; ${plural(rest, 'passage')} found by words until embedded (the bot does it in the background, or: npm run kb -- embed)` : '';
+  const skipped = s.skipped > 0 ? `; ${plural(s.skipped, 'passage')} skipped for a spent budget (embedded when added again)` : '';
+  return `meaning search (${s.model}, vectors in ${s.storage}): ${s.embedded.toLocaleString('en-US')} of ${plural(s.passages, 'passage')} embedded (${percent}%)${waiting}${skipped}`;
+}
+
+/** `embed`: every pending passage, in the foreground, with progress and the time left. */
+async function embed(kb: KnowledgeBase): Promise<number> {
+  const { passages, embedded, skipped } = await kb.meaning!.status();
+  const todo = passages - embedded - skipped;
+  console.log(`${plural(todo, 'passage')} to embed with ${kb.meaning!.model}`);
+  const started = Date.now();
+  const result = await kb.meaning!.embedPending({
+    onBatch: (done) => {
+      const left = done > 0 && todo > done ? `, about ${duration(((Date.now() - started) / done) * (todo - done))} left` : '';
+      console.log(`embedded  ${done.toLocaleString('en-US')} of ${todo.toLocaleString('en-US')}${left}`);
+    },
+  }).catch((error: unknown) => {
+    console.error(`The embedding server failed: ${describeError(error)}. What was embedded is kept; run it again to go on.`);
+    return undefined;
+  });
+  if (!result) return 1;
+  console.log(`done: ${plural(result.embedded, 'passage')} in ${plural(result.calls, 'request')}, ${plural(result.tokens, 'token')}`);
+  console.log(await meaningLine(kb));
   return 0;
 }
 
@@ -159,10 +171,6 @@ async function search(kb: KnowledgeBase, collection: string, query: string, limi
     console.log(`   ${hit.snippet}\n`);
   });
   return 0;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 main().then(

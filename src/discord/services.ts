@@ -72,6 +72,8 @@ export interface KnowledgeServices {
   fromAttachment: AttachmentLoader;
   /** A web page, through `read_url`'s fetcher and address rules. */
   fromUrl(url: string, signal?: AbortSignal): Promise<DocumentInput>;
+  /** How often `/kb add` edits its reply with the progress of a long file (ms). */
+  progressEveryMs: number;
 }
 
 /** The process's logger and clock, and what its gateway connection allows. */

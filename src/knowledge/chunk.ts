@@ -10,6 +10,8 @@ export interface Passage {
   /** Headings above the passage, outermost first. */
   headings: string[];
   text: string;
+  /** Where in the document: `p. 12` for a page of a PDF; absent for documents without pages. */
+  location?: string;
 }
 
 export interface ChunkSizes {

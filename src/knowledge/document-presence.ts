@@ -74,9 +74,9 @@ export function createDocumentPresence(knowledge: Pick<KnowledgeBase, 'hasDocume
 export function forgettingOnChange(knowledge: KnowledgeBase, presence: Pick<DocumentPresence, 'forget'>): KnowledgeBase {
   return {
     ...knowledge,
-    async add(collection, doc) {
+    async add(collection, doc, options) {
       try {
-        return await knowledge.add(collection, doc);
+        return await knowledge.add(collection, doc, options);
       } finally {
         presence.forget(collection);
       }

@@ -1,44 +1,20 @@
 /**
- * From bytes to a document, and from a document to the passages that are indexed. Only Markdown, plain
- * text and HTML are accepted: a type is known by the file name's extension (or, for a URL, the media
- * type), and content that is not UTF-8 text (NUL bytes, undecodable bytes, mostly control characters)
- * is refused as binary whatever its name says.
+ * From bytes to a document, and from a document to the passages that are indexed. Markdown, plain text
+ * and HTML are decoded as text: content that is not UTF-8 text (NUL bytes, undecodable bytes, mostly
+ * control characters) is refused as binary whatever its name says. PDF and Word files keep their bytes
+ * for the document parser (`prepare-parsed.ts`), once their first bytes show they are what they claim.
  */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
+import { readArticle, bylineLine } from '../../tools/article-text.js';
 import { htmlToText } from '../../tools/html-text.js';
 import { chunkText, type Passage } from './chunk.js';
 import { cleanDocumentText } from '../agent/clean-text.js';
 import { KnowledgeInputError } from './errors.js';
+import { ACCEPTED, formatOfMediaType, formatOfName, isParsedFormat, looksLike } from './formats.js';
 import { HEADING_MARK } from './sections.js';
-import type { DocumentFormat, DocumentInput } from './types.js';
+import type { DocumentInput } from './types.js';
 
-/** File name endings the knowledge base reads, and as what. */
-export const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
-  '.md': 'markdown', '.markdown': 'markdown', '.txt': 'text', '.html': 'html', '.htm': 'html',
-};
-
-const MEDIA_TYPES: Readonly<Record<string, DocumentFormat>> = {
-  'text/markdown': 'markdown', 'text/x-markdown': 'markdown', 'text/plain': 'text',
-  'text/html': 'html', 'application/xhtml+xml': 'html',
-};
-
-const ACCEPTED = 'Markdown (.md, .markdown), plain text (.txt) or HTML (.html, .htm)';
-
-/** The format a file name says, or undefined for an unknown type. */
-export function formatOfName(name: string): DocumentFormat | undefined {
-  return EXTENSIONS[path.extname(name).toLowerCase()];
-}
-
-/**
- * The format of a fetched or uploaded body: the media type decides, except that a plain-text body whose
- * name ends in .md is Markdown (many servers send Markdown as text/plain).
- */
-export function formatOfMediaType(mediaType: string, name = ''): DocumentFormat | undefined {
-  const format = MEDIA_TYPES[mediaType.toLowerCase()];
-  if (format === 'text' && formatOfName(name) === 'markdown') return 'markdown';
-  return format;
-}
+export { EXTENSIONS, formatOfMediaType, formatOfName } from './formats.js';
 
 /** Options for `documentFromBytes`. */
 export interface BytesDocument {
@@ -51,6 +27,8 @@ export interface BytesDocument {
   mediaType?: string;
   charset?: string;
   maxFileBytes: number;
+  /** Largest PDF or Word file (KNOWLEDGE_MAX_UPLOAD_BYTES); default `maxFileBytes`. */
+  maxUploadBytes?: number;
 }
 
 /** Decode and check a file or attachment; throws KnowledgeInputError when it is refused. */
@@ -59,6 +37,16 @@ export function documentFromBytes(input: BytesDocument): DocumentInput {
   if (!format) {
     const what = input.mediaType ? `of type ${input.mediaType}` : 'of an unknown type';
     throw new KnowledgeInputError(`${input.name} is ${what}; only ${ACCEPTED} can be added.`);
+  }
+  if (isParsedFormat(format)) {
+    const max = input.maxUploadBytes ?? input.maxFileBytes;
+    if (input.bytes.length > max) {
+      throw new KnowledgeInputError(`${input.name} is ${formatBytes(input.bytes.length)}; a PDF or Word file may be at most ${formatBytes(max)} (KNOWLEDGE_MAX_UPLOAD_BYTES).`);
+    }
+    if (!looksLike(format, input.bytes)) {
+      throw new KnowledgeInputError(`${input.name} is not a ${format === 'pdf' ? 'PDF' : 'Word (.docx)'} file, whatever its name says; only ${ACCEPTED} can be added.`);
+    }
+    return { source: input.source, link: input.link, title: undefined, format, content: '', data: input.bytes };
   }
   if (input.bytes.length > input.maxFileBytes) {
     throw new KnowledgeInputError(`${input.name} is ${formatBytes(input.bytes.length)}; a document may be at most ${formatBytes(input.maxFileBytes)} (KNOWLEDGE_MAX_FILE_BYTES).`);
@@ -102,37 +90,48 @@ export interface PreparedDocument {
   bytes: number;
 }
 
-/** Bump when chunking or cleaning changes, so unchanged documents are indexed again once. */
-const PREPARE_VERSION = 1;
+/** Bump when chunking or cleaning changes, so unchanged documents are indexed again once (2: HTML by its article). */
+const PREPARE_VERSION = 2;
 
 /** The hash that decides whether a document changed: its content and everything shown with it. */
 export function documentHash(doc: DocumentInput): string {
-  return createHash('sha256')
+  const hash = createHash('sha256')
     // The channel only when there is one, so documents without it keep the hash they were indexed with.
-    .update(JSON.stringify([PREPARE_VERSION, doc.format, doc.title ?? '', doc.link ?? '', doc.content, ...(doc.channelId ? [doc.channelId] : [])]))
-    .digest('hex');
+    .update(JSON.stringify([PREPARE_VERSION, doc.format, doc.title ?? '', doc.link ?? '', doc.content, ...(doc.channelId ? [doc.channelId] : [])]));
+  if (doc.data) hash.update(doc.data);
+  return hash.digest('hex');
 }
 
 /** Convert, clean and split a document. */
 export function prepareDocument(doc: DocumentInput): PreparedDocument {
+  if (isParsedFormat(doc.format)) throw new KnowledgeInputError(`${doc.source}: a ${doc.format.toUpperCase()} file is read by the document parser, not as text.`);
   const bytes = Buffer.byteLength(doc.content, 'utf8');
   assertTextual(doc.content, doc.source);
   let text: string;
   let fallbackTitle: string | undefined;
   if (doc.format === 'html') {
-    const converted = htmlToText(markHtmlHeadings(doc.content));
+    const converted = htmlDocumentText(doc.content, doc.link);
     text = converted.text;
     fallbackTitle = converted.title;
   } else {
     text = doc.content.replace(/^\uFEFF/, '');
   }
   text = cleanDocumentText(text);
-  const syntax = doc.format === 'html' ? 'marked' : doc.format;
+  const syntax = doc.format === 'html' ? 'marked' : doc.format as 'markdown' | 'text';
   const frontMatter = syntax === 'markdown' ? /^---\n([\s\S]*?)\n---\n/.exec(text) : null;
   if (frontMatter) text = text.slice(frontMatter[0].length);
   const { passages, title: headingTitle } = chunkText(text, syntax);
   const frontTitle = frontMatter?.[1]?.match(/^title:\s*["']?(.+?)["']?\s*$/m)?.[1];
-  const title = cleanDocumentText(doc.title ?? frontTitle ?? fallbackTitle ?? headingTitle ?? defaultTitle(doc.source)).replace(/\s+/g, ' ').trim().slice(0, 200);
+  return finishDocument(doc, passages, [frontTitle, fallbackTitle, headingTitle], bytes);
+}
+
+/**
+ * The prepared document from its passages: the title (the one given, else the first of `titles` that
+ * is set, else the file name), heading paths that merely repeat it trimmed, and the hash.
+ */
+export function finishDocument(doc: DocumentInput, passages: Passage[], titles: Array<string | undefined>, bytes: number): PreparedDocument {
+  const chosen = doc.title ?? titles.find((t) => t?.trim()) ?? defaultTitle(doc.source);
+  const title = cleanDocumentText(chosen).replace(/\s+/g, ' ').trim().slice(0, 200);
   if (passages.length === 0) throw new KnowledgeInputError(`${doc.source} has no text to index.`);
   // The title is shown with every passage; a heading path that merely repeats it says nothing more.
   for (const passage of passages) {
@@ -141,12 +140,24 @@ export function prepareDocument(doc: DocumentInput): PreparedDocument {
   return { title: title || defaultTitle(doc.source), passages, hash: documentHash(doc), bytes };
 }
 
+/**
+ * An HTML document's text: its article when Readability finds one (byline first, then the main text
+ * with its headings), else the whole page through the converter. Headings keep their marks either way.
+ */
+export function htmlDocumentText(html: string, url?: string): { title?: string; text: string } {
+  const article = readArticle(html, url);
+  if (!article) return htmlToText(markHtmlHeadings(html));
+  const converted = htmlToText(markHtmlHeadings(article.html));
+  const byline = article.byline ? `${bylineLine(article.byline)}\n\n` : '';
+  return { title: article.title ?? converted.title, text: byline + converted.text };
+}
+
 /** HTML headings carry a mark into the converted text, so their structure survives conversion. */
-function markHtmlHeadings(html: string): string {
+export function markHtmlHeadings(html: string): string {
   return html.replaceAll(HEADING_MARK, '').replace(/<h([1-6])(\s[^>]*)?>/gi, (tag, level: string) => `${tag}${HEADING_MARK}${level}`);
 }
 
-function defaultTitle(source: string): string {
+export function defaultTitle(source: string): string {
   const name = source.replace(/[?#].*$/, '').replace(/\/+$/, '').split(/[\\/]/).pop() ?? source;
   return name || source;
 }

@@ -1,10 +1,18 @@
 /**
- * The knowledge base: a server's own documents, split into passages, searched with full-text search
- * (SQLite FTS5 or PostgreSQL), cited by title and link. What the rest of the bot uses comes from here.
+ * The knowledge base: a server's own documents (Markdown, text, HTML, PDF, Word), split into passages,
+ * searched with full-text search (SQLite FTS5 or PostgreSQL) and, with EMBEDDING_MODEL, by meaning,
+ * cited by title, page and link. What the rest of the bot uses comes from here.
  */
 export type {
-  AddResult, DocumentFormat, DocumentInfo, DocumentInput, KnowledgeBase, KnowledgeKind, KnowledgeLimits, SearchHit, SearchOptions,
+  AddOptions, AddProgress, AddResult, DocumentFormat, DocumentInfo, DocumentInput, EmbeddingOutcome, KnowledgeBase, KnowledgeKind, KnowledgeLimits,
+  MeaningSearch, MeaningStatus, SearchHit, SearchOptions,
 } from './types.js';
+export { createDocumentParser, type DocumentParser, type DocumentParserOptions } from './parse/document-parser.js';
+export { createEmbedder, EmbeddingBudgetError, EmbeddingServerError, type Embedder, type EmbeddingBudget, type EmbeddingsClient } from './embedding/embedder.js';
+export { openAIEmbedder, type EmbeddingServer } from './embedding/openai-embedder.js';
+export { startEmbeddingSync, type EmbeddingSync } from './embedding/embedding-sync.js';
+export { progressText, duration } from './progress-text.js';
+export { ACCEPTED } from './formats.js';
 export { DEFAULT_LIMITS } from './types.js';
 export { KnowledgeInputError } from './errors.js';
 export { openKnowledgeBase, type KnowledgeLogger, type OpenKnowledgeOptions } from './open-knowledge-base.js';

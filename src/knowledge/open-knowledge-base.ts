@@ -8,6 +8,9 @@ import { StorageError } from '../errors.js';
 import { parseStorageUrl, redactUrl } from '../storage/storage-url.js';
 import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js';
 import { createKnowledgeBase } from './knowledge-base.js';
+import type { Embedder } from './embedding/embedder.js';
+import { VectorCache } from './embedding/vector-cache.js';
+import type { DocumentParser } from './parse/document-parser.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
 
 /** Reports of trouble outside any call (a PostgreSQL connection dropped while idle). */
@@ -22,6 +25,12 @@ export interface OpenKnowledgeOptions {
   prefix?: string;
   timeouts?: { connectMs?: number; queryMs?: number; busyMs?: number };
   now?: () => Date;
+  /** Reads PDF and Word files (the bot shares one with `read_url`); made on first use when absent. */
+  parser?: DocumentParser;
+  /** Meaning search (EMBEDDING_MODEL); absent: words only. */
+  embedder?: Embedder;
+  /** PostgreSQL: `array` keeps vectors in a real[] column even where pgvector exists (tests of the fallback). */
+  vectorColumn?: 'auto' | 'array';
 }
 
 /** Open (and create if needed) the knowledge base at `url`. Throws StorageError when it cannot. */
@@ -33,12 +42,13 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const logger = options.logger ?? ((event) => console.warn(`[knowledge] ${event.message}`));
   const target = parseStorageUrl(url, options.baseDir, 'KNOWLEDGE_URL');
+  const vectorCache = new VectorCache();
   let index: SearchIndex;
   switch (target?.kind) {
     case 'memory':
     case 'sqlite': {
       const file = target.kind === 'memory' ? ':memory:' : target.file;
-      index = await (await import('./sqlite-index.js')).openSqliteIndex(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000 });
+      index = await (await import('./sqlite-index.js')).openSqliteIndex(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000, vectorCache });
       break;
     }
     case 'postgres':
@@ -47,6 +57,8 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
         connectMs: options.timeouts?.connectMs ?? 5_000,
         queryMs: options.timeouts?.queryMs ?? 30_000,
         onBackgroundError: (message) => logger({ level: 'error', message }),
+        vectorColumn: options.vectorColumn,
+        vectorCache,
       });
       break;
     case 'redis':
@@ -54,5 +66,5 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
     default:
       throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
   }
-  return createKnowledgeBase(index, limits, options.now);
+  return createKnowledgeBase(index, { limits, now: options.now, parser: options.parser, embedder: options.embedder });
 }

@@ -9,9 +9,11 @@
  */
 import pg from 'pg';
 import { websearchText } from './query-terms.js';
+import { VectorCache } from './embedding/vector-cache.js';
+import { bumpPgVectors, insertPgVectors, pgVectorKind, pgVectorSchema, postgresVectors, type PgVectorKind } from './postgres-vectors.js';
 import {
-  collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
-  type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
+  collectionKey, DOCUMENT_COLUMNS, guardedCall, toDocumentInfo, toRawHit,
+  type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest,
 } from './search-index.js';
 
 /** The text search configuration: English stemming and stop words. */
@@ -19,6 +21,9 @@ export const PG_TS_CONFIG = 'english';
 
 export interface PostgresIndexOptions {
   prefix: string;
+  /** `array` keeps vectors in a plain real[] column even where pgvector exists (tests of the fallback). */
+  vectorColumn?: 'auto' | 'array';
+  vectorCache?: VectorCache;
   connectMs: number;
   queryMs: number;
   onBackgroundError: (message: string) => void;
@@ -30,11 +35,14 @@ function schema(p: string): string[] {
     `CREATE TABLE IF NOT EXISTS ${p}documents (
       id BIGSERIAL PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
       format TEXT NOT NULL, hash TEXT NOT NULL, bytes BIGINT NOT NULL, passages INTEGER NOT NULL,
-      updated_at TIMESTAMPTZ NOT NULL, channel_id TEXT, UNIQUE (collection, source))`,
+      updated_at TIMESTAMPTZ NOT NULL, channel_id TEXT, embed_state TEXT, UNIQUE (collection, source))`,
+    `ALTER TABLE ${p}documents ADD COLUMN IF NOT EXISTS embed_state TEXT`,
     `CREATE TABLE IF NOT EXISTS ${p}passages (
       id BIGSERIAL PRIMARY KEY, document_id BIGINT NOT NULL REFERENCES ${p}documents (id) ON DELETE CASCADE,
       collection TEXT NOT NULL, ordinal INTEGER NOT NULL, headings JSONB NOT NULL, body TEXT NOT NULL,
-      tsv TSVECTOR NOT NULL)`,
+      tsv TSVECTOR NOT NULL, location TEXT)`,
+    // Added after the first release: new tables have it, old ones get it here.
+    `ALTER TABLE ${p}passages ADD COLUMN IF NOT EXISTS location TEXT`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_tsv ON ${p}passages USING GIN (tsv)`,
     `CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id)`,
     `CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes)`,
@@ -52,6 +60,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
   pool.on('error', (error) => options.onBackgroundError(`knowledge base on PostgreSQL at ${where}: ${error.message}`));
   const query = async <T>(sql: string, params: unknown[] = [], on: pg.Pool | pg.PoolClient = pool) => (await on.query(sql, params)).rows as T[];
 
+  let vectorKind: PgVectorKind = 'pg-array';
   try {
     await guard('creating its tables', async () => {
       for (const statement of schema(p)) {
@@ -63,6 +72,14 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
         }
       }
       await addChannelColumn(query, p);
+      vectorKind = await pgVectorKind(query, p, options.vectorColumn ?? 'auto');
+      for (const statement of pgVectorSchema(p, vectorKind)) {
+        try {
+          await query(statement);
+        } catch (error) {
+          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
+        }
+      }
     });
   } catch (error) {
     await pool.end().catch(() => {});
@@ -71,7 +88,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
 
   const docColumns = DOCUMENT_COLUMNS;
   const findDoc = (collection: string, source: string, on: pg.Pool | pg.PoolClient = pool) =>
-    query<DocumentRow & { hash: string }>(`SELECT ${docColumns}, hash FROM ${p}documents WHERE collection = $1 AND source = $2`, [collection, source], on);
+    query<DocumentRow & { hash: string; embed_state: EmbedState | null }>(`SELECT ${docColumns}, hash, embed_state FROM ${p}documents WHERE collection = $1 AND source = $2`, [collection, source], on);
 
   async function transaction<T>(collection: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -95,34 +112,35 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
     find: (collection, source) =>
       guard('reading', async () => {
         const [row] = await findDoc(collection, source);
-        return row && { hash: row.hash, document: toDocumentInfo(row) };
+        return row && { hash: row.hash, document: toDocumentInfo(row), ...(row.embed_state ? { embedState: row.embed_state } : {}) };
       }),
 
     write: (request: WriteRequest) =>
       guard('writing', () => transaction(request.collection, async (client): Promise<WriteOutcome> => {
         const existing = (await findDoc(request.collection, request.source, client))[0];
-        if (existing && existing.hash === request.hash) return { status: 'unchanged', document: toDocumentInfo(existing) };
+        if (existing && existing.hash === request.hash && !request.replaceSame) return { status: 'unchanged', document: toDocumentInfo(existing) };
         const [used] = await query<{ total: string }>(`SELECT COALESCE(SUM(bytes), 0) AS total FROM ${p}documents WHERE collection = $1`, [request.collection], client);
         const usedBytes = Number(used?.total ?? 0) - Number(existing?.bytes ?? 0);
         if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
-        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now, request.channelId ?? null];
+        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now, request.channelId ?? null, request.embedState ?? null];
         let row: DocumentRow;
         if (existing) {
           await query(`DELETE FROM ${p}passages WHERE document_id = $1`, [existing.id], client);
           [row] = (await query<DocumentRow>(
-            `UPDATE ${p}documents SET title = $1, link = $2, format = $3, hash = $4, bytes = $5, passages = $6, updated_at = $7, channel_id = $8 WHERE id = $9 RETURNING ${docColumns}`,
+            `UPDATE ${p}documents SET title = $1, link = $2, format = $3, hash = $4, bytes = $5, passages = $6, updated_at = $7, channel_id = $8, embed_state = $9 WHERE id = $10 RETURNING ${docColumns}`,
             [...values, existing.id], client)) as [DocumentRow];
         } else {
           [row] = (await query<DocumentRow>(
-            `INSERT INTO ${p}documents (title, link, format, hash, bytes, passages, updated_at, channel_id, collection, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${docColumns}`,
+            `INSERT INTO ${p}documents (title, link, format, hash, bytes, passages, updated_at, channel_id, embed_state, collection, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${docColumns}`,
             [...values, request.collection, request.source], client)) as [DocumentRow];
         }
-        await query(
-          `INSERT INTO ${p}passages (document_id, collection, ordinal, headings, body, tsv)
-           SELECT $1, $2, t.ordinal, t.headings::jsonb, t.body,
+        const inserted = await query<{ id: string; ordinal: number }>(
+          `INSERT INTO ${p}passages (document_id, collection, ordinal, headings, body, location, tsv)
+           SELECT $1, $2, t.ordinal, t.headings::jsonb, t.body, t.location,
              setweight(to_tsvector('${PG_TS_CONFIG}', t.heading_text), 'A') || setweight(to_tsvector('${PG_TS_CONFIG}', t.body), 'B')
                || array_to_tsvector(ARRAY[$7::text])
-           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, headings, heading_text, body)`,
+           FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $8::text[]) AS t(ordinal, headings, heading_text, body, location)
+           RETURNING id::text AS id, ordinal`,
           [
             row.id, request.collection,
             request.passages.map((x) => x.ordinal),
@@ -130,9 +148,16 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
             request.passages.map((x) => [request.title, ...x.headings].join(' — ')),
             request.passages.map((x) => x.text),
             collectionKey(request.collection),
+            request.passages.map((x) => x.location ?? null),
           ],
           client,
         );
+        const withVectors = request.passages.filter((x) => x.vector);
+        if (request.embeddingModel && withVectors.length) {
+          const ids = new Map(inserted.map((r) => [r.ordinal, r.id]));
+          await insertPgVectors(query, p, vectorKind, request.embeddingModel, withVectors.map((x) => ids.get(x.ordinal)!), withVectors.map((x) => x.vector!), client);
+        }
+        await bumpPgVectors(query, p, request.collection, client);
         return { status: existing ? 'replaced' : 'added', document: toDocumentInfo(row) };
       })),
 
@@ -141,6 +166,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
         const [row] = await query<DocumentRow>(
           `DELETE FROM ${p}documents WHERE collection = $1 AND (source = $2 OR ($3::bigint IS NOT NULL AND id = $3::bigint)) RETURNING ${docColumns}`,
           [collection, idOrSource, /^\d{1,15}$/.test(idOrSource) ? idOrSource : null], client);
+        if (row) await bumpPgVectors(query, p, collection, client);
         return row ? toDocumentInfo(row) : undefined;
       })),
 
@@ -150,9 +176,9 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
 
     search: (collection, terms, limit) =>
       guard('searching', async () => {
-        const rows = await query<{ document_id: string; headings: unknown; body: string; title: string; link: string | null; source: string; channel_id: string | null; score: number }>(
+        const rows = await query<PassageRow & { score: number }>(
           // Ranked over the passages alone first, so only the best `limit` rows are joined to their documents.
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, d.channel_id, m.score
+          `SELECT p.id, p.document_id, p.headings, p.body, p.location, d.title, d.link, d.source, d.channel_id, m.score
            FROM (SELECT p.id, ts_rank_cd(p.tsv, q, 1) AS score
                  FROM ${p}passages p, websearch_to_tsquery('${PG_TS_CONFIG}', $2) q
                  -- Only stop words: the empty query AND-ed with the key would match the whole collection.
@@ -162,10 +188,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
            ORDER BY m.score DESC, p.id`,
           [collection, websearchText(terms), limit, collectionKey(collection)],
         );
-        return rows.map((r): RawHit => ({
-          documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
-          link: r.link ?? undefined, source: r.source, ...(r.channel_id ? { channelId: r.channel_id } : {}), score: Number(r.score),
-        }));
+        return rows.map((r) => toRawHit(r, Number(r.score)));
       }),
 
     bytes: (collection) =>
@@ -173,6 +196,8 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
 
     hasDocuments: (collection) =>
       guard('reading', async () => (await query(`SELECT 1 FROM ${p}documents WHERE collection = $1 LIMIT 1`, [collection])).length > 0),
+
+    vectors: postgresVectors(query, p, vectorKind, options.vectorCache ?? new VectorCache(), (work) => transaction('#vectors', work)),
 
     close: () => pool.end(),
   };

@@ -11,7 +11,17 @@ export interface StoredPassage {
   ordinal: number;
   headings: string[];
   text: string;
+  /** `p. 12`, for a page of a PDF. */
+  location?: string;
+  /** Its embedding by `WriteRequest.embeddingModel`, when meaning search is on and it was embedded. */
+  vector?: Float32Array;
 }
+
+/**
+ * A document's embedding when it was written: `pending`, the server failed and the background job
+ * embeds it later; `skipped`, the server's token budget was spent, so it waits to be added again.
+ */
+export type EmbedState = 'pending' | 'skipped';
 
 /** Everything one `add` writes, in one transaction. */
 export interface WriteRequest {
@@ -25,6 +35,11 @@ export interface WriteRequest {
   /** The channel whose members alone may find it; absent: server-wide. */
   channelId?: string;
   passages: StoredPassage[];
+  /** The model the passages' vectors are from (set when they carry vectors). */
+  embeddingModel?: string;
+  embedState?: EmbedState;
+  /** Write even when the stored hash is the same (a document skipped for the budget, added again). */
+  replaceSame?: boolean;
   /** The collection's cap; checked inside the transaction so concurrent adds cannot both pass it. */
   maxBytes: number;
   now: Date;
@@ -36,9 +51,12 @@ export type WriteOutcome =
 
 /** A ranked passage as the database returns it. */
 export interface RawHit {
+  /** The passage's id (fusion matches the two rankings by it). */
+  passageId: string;
   documentId: string;
   title: string;
   headings: string[];
+  location?: string;
   text: string;
   link?: string;
   source: string;
@@ -51,7 +69,7 @@ export interface SearchIndex {
   readonly kind: KnowledgeKind;
   readonly where: string;
   /** The stored document of `source` and its hash, to skip chunking unchanged documents. */
-  find(collection: string, source: string): Promise<{ hash: string; document: DocumentInfo } | undefined>;
+  find(collection: string, source: string): Promise<{ hash: string; document: DocumentInfo; embedState?: EmbedState } | undefined>;
   write(request: WriteRequest): Promise<WriteOutcome>;
   remove(collection: string, idOrSource: string): Promise<DocumentInfo | undefined>;
   list(collection: string): Promise<DocumentInfo[]>;
@@ -59,7 +77,32 @@ export interface SearchIndex {
   search(collection: string, terms: string[], limit: number): Promise<RawHit[]>;
   bytes(collection: string): Promise<number>;
   hasDocuments(collection: string): Promise<boolean>;
+  /** Passage vectors, stored beside the full-text index. */
+  readonly vectors: VectorStore;
   close(): Promise<void>;
+}
+
+/** A passage still to embed, with what its embedding text is made of. */
+export interface PendingPassage {
+  id: string;
+  collection: string;
+  title: string;
+  headings: string[];
+  text: string;
+}
+
+/** Passage vectors: searched by similarity, filled in by the background job, counted for `npm run kb`. */
+export interface VectorStore {
+  /** How they are stored and compared: in SQLite, pgvector, or a PostgreSQL float4[] compared in memory. */
+  readonly kind: 'sqlite' | 'pgvector' | 'pg-array';
+  /** The passages whose `model` vectors are nearest to `vector` (unit length), best first; score is the cosine. */
+  nearest(collection: string, model: string, vector: Float32Array, limit: number): Promise<RawHit[]>;
+  /** Up to `limit` passages without a `model` vector, oldest first (documents skipped for the budget left out). */
+  pending(model: string, limit: number): Promise<PendingPassage[]>;
+  /** Store vectors (a passage removed meanwhile is left out); other models' vectors of those passages are replaced. */
+  store(model: string, rows: Array<{ id: string; vector: Float32Array }>): Promise<void>;
+  /** Passages in all, those with a `model` vector, and those waiting for a re-add (budget). */
+  status(model: string): Promise<{ passages: number; embedded: number; skipped: number }>;
 }
 
 /** Table-name prefix: tests and benchmarks use their own; the bot uses `kb_`. */
@@ -114,6 +157,28 @@ export function toDocumentInfo(row: DocumentRow): DocumentInfo {
     passages: Number(row.passages),
     updatedAt: new Date(row.updated_at),
     ...(row.channel_id ? { channelId: row.channel_id } : {}),
+  };
+}
+
+/** A passage joined to its document, as both index backends select it for a hit. */
+export interface PassageRow {
+  id: number | string;
+  document_id: number | string;
+  headings: unknown;
+  body: string;
+  location: string | null;
+  title: string;
+  link: string | null;
+  source: string;
+  channel_id: string | null;
+}
+
+/** The hit of a passage row, with its score (higher is better). */
+export function toRawHit(r: PassageRow, score: number): RawHit {
+  return {
+    passageId: String(r.id), documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
+    ...(r.location ? { location: r.location } : {}),
+    link: r.link ?? undefined, source: r.source, ...(r.channel_id ? { channelId: r.channel_id } : {}), score,
   };
 }
 

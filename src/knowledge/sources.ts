@@ -10,11 +10,12 @@ import { ToolError } from '../errors.js';
 import { safeGet, type HostLookup } from '../net/safe-http.js';
 import { cleanDocumentText } from '../agent/clean-text.js';
 import { documentFromBytes, EXTENSIONS, formatBytes, formatOfMediaType, formatOfName } from './documents.js';
+import { isParsedFormat } from './formats.js';
 import { KnowledgeInputError } from './errors.js';
 import type { DocumentInput } from './types.js';
 
 /** Read one file; its source is its absolute path (so adding it again from anywhere replaces it). */
-export async function documentFromFile(file: string, options: { maxFileBytes: number }): Promise<DocumentInput> {
+export async function documentFromFile(file: string, options: { maxFileBytes: number; maxUploadBytes?: number }): Promise<DocumentInput> {
   const absolute = path.resolve(file);
   let stat;
   try {
@@ -23,15 +24,18 @@ export async function documentFromFile(file: string, options: { maxFileBytes: nu
     throw new KnowledgeInputError(`${file}: no such file or folder.`, { cause: error });
   }
   if (!stat.isFile()) throw new KnowledgeInputError(`${file} is not a file.`);
-  if (!formatOfName(absolute)) {
+  const format = formatOfName(absolute);
+  if (!format) {
     throw new KnowledgeInputError(`${file} is of an unknown type; only ${Object.keys(EXTENSIONS).join(', ')} files can be added.`);
   }
   // Checked before reading, so a huge file is never loaded into memory.
-  if (stat.size > options.maxFileBytes) {
-    throw new KnowledgeInputError(`${file} is ${formatBytes(stat.size)}; a document may be at most ${formatBytes(options.maxFileBytes)} (KNOWLEDGE_MAX_FILE_BYTES).`);
+  const binary = isParsedFormat(format);
+  const max = binary ? options.maxUploadBytes ?? options.maxFileBytes : options.maxFileBytes;
+  if (stat.size > max) {
+    throw new KnowledgeInputError(`${file} is ${formatBytes(stat.size)}; ${binary ? 'a PDF or Word file' : 'a document'} may be at most ${formatBytes(max)} (${binary ? 'KNOWLEDGE_MAX_UPLOAD_BYTES' : 'KNOWLEDGE_MAX_FILE_BYTES'}).`);
   }
   const bytes = await fs.readFile(absolute);
-  return documentFromBytes({ name: path.basename(absolute), bytes, source: absolute, maxFileBytes: options.maxFileBytes });
+  return documentFromBytes({ name: path.basename(absolute), bytes, source: absolute, maxFileBytes: options.maxFileBytes, maxUploadBytes: options.maxUploadBytes });
 }
 
 /** Most files one folder may list; a bigger tree is almost certainly the wrong folder. */
@@ -69,6 +73,8 @@ export async function listFolder(folder: string): Promise<{ files: string[]; ski
 export interface UrlSourceOptions {
   userAgent: string;
   maxFileBytes: number;
+  /** Largest PDF or Word file (KNOWLEDGE_MAX_UPLOAD_BYTES); default `maxFileBytes`. */
+  maxUploadBytes?: number;
   /** Tests only: let a test add a page from a server it started on 127.0.0.1. Never from configuration. */
   allowLoopbackForTests?: boolean;
   /** Tests only: resolve host names without DNS. */
@@ -89,6 +95,9 @@ export async function documentFromUrl(url: string, options: UrlSourceOptions): P
     }
   })();
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+  // The type is known only once the server answers, so the larger cap bounds the download and
+  // documentFromBytes applies the one of the type.
+  const maxBytes = Math.max(options.maxFileBytes, options.maxUploadBytes ?? 0);
   let response;
   try {
     response = await safeGet(requested, {
@@ -96,7 +105,7 @@ export async function documentFromUrl(url: string, options: UrlSourceOptions): P
       allowLoopback: options.allowLoopbackForTests === true,
       lookup: options.lookup,
       // One byte more than allowed, so "exactly at the cap" and "over it" can be told apart.
-      maxBytes: options.maxFileBytes + 1,
+      maxBytes: maxBytes + 1,
       maxRedirects: 5,
       accept: (mediaType) => formatOfMediaType(mediaType, pathname) !== undefined,
       signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
@@ -105,13 +114,13 @@ export async function documentFromUrl(url: string, options: UrlSourceOptions): P
     if (error instanceof ToolError) throw new KnowledgeInputError(error.message, { cause: error });
     throw error;
   }
-  if (response.truncated || response.body.length > options.maxFileBytes) {
-    throw new KnowledgeInputError(`${requested} is larger than ${formatBytes(options.maxFileBytes)}, the most a document may be (KNOWLEDGE_MAX_FILE_BYTES).`);
+  if (response.truncated || response.body.length > maxBytes) {
+    throw new KnowledgeInputError(`${requested} is larger than ${formatBytes(maxBytes)}, the most a document may be (${maxBytes > options.maxFileBytes ? 'KNOWLEDGE_MAX_UPLOAD_BYTES' : 'KNOWLEDGE_MAX_FILE_BYTES'}).`);
   }
   const source = requested.replace(/#.*$/, '');
   return documentFromBytes({
     name: pathname.split('/').pop() || requested, bytes: response.body, mediaType: response.mediaType, charset: response.charset,
-    source, link: response.url, maxFileBytes: options.maxFileBytes,
+    source, link: response.url, maxFileBytes: options.maxFileBytes, maxUploadBytes: options.maxUploadBytes,
   });
 }
 

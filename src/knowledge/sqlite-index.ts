@@ -10,10 +10,12 @@ import path from 'node:path';
 import { StorageError } from '../errors.js';
 import { fts5Match } from './query-terms.js';
 import {
-  channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, parseHeadings, toDocumentInfo,
-  type DocumentRow, type SearchIndex, type RawHit, type WriteOutcome, type WriteRequest,
+  channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, toDocumentInfo, toRawHit,
+  type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest,
 } from './search-index.js';
 import { SqliteConnection, type SqlRunner } from '../storage/sqlite-connection.js';
+import { VectorCache } from './embedding/vector-cache.js';
+import { bumpVectors, sqliteVectors, vectorSchema, writeDocumentVectors } from './sqlite-vectors.js';
 
 /** The tokenizer every FTS5 table here uses. */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
@@ -27,10 +29,10 @@ function schema(p: string): string {
 CREATE TABLE IF NOT EXISTS ${p}documents (
   id INTEGER PRIMARY KEY, collection TEXT NOT NULL, source TEXT NOT NULL, title TEXT NOT NULL, link TEXT,
   format TEXT NOT NULL, hash TEXT NOT NULL, bytes INTEGER NOT NULL, passages INTEGER NOT NULL,
-  updated_at TEXT NOT NULL, channel_id TEXT, UNIQUE (collection, source));
+  updated_at TEXT NOT NULL, channel_id TEXT, embed_state TEXT, UNIQUE (collection, source));
 CREATE TABLE IF NOT EXISTS ${p}passages (
   id INTEGER PRIMARY KEY, document_id INTEGER NOT NULL, ckey TEXT NOT NULL, ordinal INTEGER NOT NULL,
-  headings TEXT NOT NULL, heading_text TEXT NOT NULL, body TEXT NOT NULL);
+  headings TEXT NOT NULL, heading_text TEXT NOT NULL, body TEXT NOT NULL, location TEXT);
 CREATE INDEX IF NOT EXISTS ${p}passages_document ON ${p}passages (document_id);
 CREATE INDEX IF NOT EXISTS ${p}documents_bytes ON ${p}documents (collection, bytes);
 CREATE VIRTUAL TABLE IF NOT EXISTS ${p}fts USING fts5(ckey, heading_text, body,
@@ -41,11 +43,12 @@ END;
 CREATE TRIGGER IF NOT EXISTS ${p}passages_ad AFTER DELETE ON ${p}passages BEGIN
   INSERT INTO ${p}fts (${p}fts, rowid, ckey, heading_text, body) VALUES ('delete', old.id, old.ckey, old.heading_text, old.body);
 END;
-INSERT INTO ${p}fts (${p}fts, rank) VALUES ('rank', '${RANK}');`;
+INSERT INTO ${p}fts (${p}fts, rank) VALUES ('rank', '${RANK}');
+${vectorSchema(p)}`;
 }
 
 /** Open (creating folder, file and tables as needed) the index in `file`, or ':memory:'. */
-export async function openSqliteIndex(file: string, options: { prefix: string; busyMs: number }): Promise<SearchIndex> {
+export async function openSqliteIndex(file: string, options: { prefix: string; busyMs: number; vectorCache?: VectorCache }): Promise<SearchIndex> {
   const where = file;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('sqlite', where, action, call);
   const p = options.prefix;
@@ -58,6 +61,8 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
       if (file !== ':memory:') await db.all('PRAGMA journal_mode = WAL');
       await db.exec(schema(p));
       await addChannelColumn(db, p);
+      await addColumn(db, p, 'passages', 'location');
+      await addColumn(db, p, 'documents', 'embed_state');
     });
   } catch (error) {
     await db.close().catch(() => {});
@@ -69,7 +74,7 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
 
   const docColumns = DOCUMENT_COLUMNS;
   const findDoc = (collection: string, source: string, on: SqlRunner = db) =>
-    on.all<DocumentRow & { hash: string }>(`SELECT ${docColumns}, hash FROM ${p}documents WHERE collection = ? AND source = ?`, [collection, source]);
+    on.all<DocumentRow & { hash: string; embed_state: EmbedState | null }>(`SELECT ${docColumns}, hash, embed_state FROM ${p}documents WHERE collection = ? AND source = ?`, [collection, source]);
 
   return {
     kind: 'sqlite',
@@ -77,7 +82,7 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
     find: (collection, source) =>
       guard('reading', async () => {
         const [row] = await findDoc(collection, source);
-        return row && { hash: row.hash, document: toDocumentInfo(row) };
+        return row && { hash: row.hash, document: toDocumentInfo(row), ...(row.embed_state ? { embedState: row.embed_state } : {}) };
       }),
 
     write: (request: WriteRequest) =>
@@ -90,26 +95,28 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
           [request.collection, request.collection, request.source],
         );
         const existing = state?.id == null ? undefined : (state as DocumentRow & { hash: string });
-        if (existing && existing.hash === request.hash) return { status: 'unchanged', document: toDocumentInfo(existing) };
+        if (existing && existing.hash === request.hash && !request.replaceSame) return { status: 'unchanged', document: toDocumentInfo(existing) };
         const usedBytes = Number(state?.total ?? 0) - Number(existing?.bytes ?? 0);
         if (usedBytes + request.bytes > request.maxBytes) return { status: 'over-cap', usedBytes };
-        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now.toISOString(), request.channelId ?? null];
+        const values = [request.title, request.link ?? null, request.format, request.hash, request.bytes, request.passages.length, request.now.toISOString(), request.channelId ?? null, request.embedState ?? null];
         let id: number;
         if (existing) {
           id = Number(existing.id);
           await tx.run(`DELETE FROM ${p}passages WHERE document_id = ?`, [id]);
-          await tx.run(`UPDATE ${p}documents SET title = ?, link = ?, format = ?, hash = ?, bytes = ?, passages = ?, updated_at = ?, channel_id = ? WHERE id = ?`, [...values, id]);
+          await tx.run(`UPDATE ${p}documents SET title = ?, link = ?, format = ?, hash = ?, bytes = ?, passages = ?, updated_at = ?, channel_id = ?, embed_state = ? WHERE id = ?`, [...values, id]);
         } else {
-          id = (await tx.run(`INSERT INTO ${p}documents (collection, source, title, link, format, hash, bytes, passages, updated_at, channel_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [request.collection, request.source, ...values])).lastID;
+          id = (await tx.run(`INSERT INTO ${p}documents (collection, source, title, link, format, hash, bytes, passages, updated_at, channel_id, embed_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [request.collection, request.source, ...values])).lastID;
         }
         const ckey = collectionKey(request.collection);
         for (let i = 0; i < request.passages.length; i += BATCH) {
           const batch = request.passages.slice(i, i + BATCH);
           await tx.run(
-            `INSERT INTO ${p}passages (document_id, ckey, ordinal, headings, heading_text, body) VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-            batch.flatMap((passage) => [id, ckey, passage.ordinal, JSON.stringify(passage.headings), [request.title, ...passage.headings].join(' — '), passage.text]),
+            `INSERT INTO ${p}passages (document_id, ckey, ordinal, headings, heading_text, body, location) VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            batch.flatMap((passage) => [id, ckey, passage.ordinal, JSON.stringify(passage.headings), [request.title, ...passage.headings].join(' — '), passage.text, passage.location ?? null]),
           );
         }
+        if (request.embeddingModel) await writeDocumentVectors(tx, p, ckey, id, request.embeddingModel, request.passages);
+        await bumpVectors(tx, p, ckey);
         const document = toDocumentInfo({
           id, collection: request.collection, source: request.source, title: request.title, link: request.link ?? null, format: request.format,
           bytes: request.bytes, passages: request.passages.length, updated_at: request.now.toISOString(), channel_id: request.channelId ?? null,
@@ -126,6 +133,7 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
         if (!row) return undefined;
         await tx.run(`DELETE FROM ${p}passages WHERE document_id = ?`, [row.id]);
         await tx.run(`DELETE FROM ${p}documents WHERE id = ?`, [row.id]);
+        await bumpVectors(tx, p, collectionKey(collection));
         return toDocumentInfo(row);
       })),
 
@@ -135,18 +143,15 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
 
     search: (collection, terms, limit) =>
       guard('searching', async () => {
-        const rows = await db.all<{ document_id: number; headings: string; body: string; title: string; link: string | null; source: string; channel_id: string | null; score: number }>(
+        const rows = await db.all<PassageRow & { score: number }>(
           // Ranked inside the index first, so only the best `limit` rows are joined to their text.
-          `SELECT p.document_id, p.headings, p.body, d.title, d.link, d.source, d.channel_id, m.score
+          `SELECT p.id, p.document_id, p.headings, p.body, p.location, d.title, d.link, d.source, d.channel_id, m.score
            FROM (SELECT rowid AS id, rank AS score FROM ${p}fts WHERE ${p}fts MATCH ? ORDER BY rank LIMIT ?) m
            JOIN ${p}passages p ON p.id = m.id JOIN ${p}documents d ON d.id = p.document_id
            ORDER BY m.score, p.id`,
           [fts5Match(collectionKey(collection), terms), limit],
         );
-        return rows.map((r): RawHit => ({
-          documentId: String(r.document_id), title: r.title, headings: parseHeadings(r.headings), text: r.body,
-          link: r.link ?? undefined, source: r.source, ...(r.channel_id ? { channelId: r.channel_id } : {}), score: -r.score,
-        }));
+        return rows.map((r) => toRawHit(r, -r.score));
       }),
 
     bytes: (collection) =>
@@ -155,8 +160,21 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
     hasDocuments: (collection) =>
       guard('reading', async () => (await db.all(`SELECT 1 FROM ${p}documents WHERE collection = ? LIMIT 1`, [collection])).length > 0),
 
+    vectors: sqliteVectors(db, p, options.vectorCache ?? new VectorCache(), collectionKey),
+
     close: () => db.close(),
   };
+}
+
+/** A TEXT column added after the first release: present in new tables, added to old ones. */
+async function addColumn(db: SqliteConnection, p: string, table: string, column: string): Promise<void> {
+  const columns = await db.all<{ name: string }>(`PRAGMA table_info(${p}${table})`);
+  if (columns.some((c) => c.name === column)) return;
+  try {
+    await db.run(`ALTER TABLE ${p}${table} ADD COLUMN ${column} TEXT`);
+  } catch (error) {
+    if (!/duplicate column name/i.test(String((error as Error).message))) throw error;
+  }
 }
 
 /**

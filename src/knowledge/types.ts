@@ -2,9 +2,10 @@
  * The knowledge base's public shapes. A collection is one server's documents (its guild id) or the
  * terminal's (`default`); a document is split into passages that are searched and cited.
  */
+import type { EmbeddingBudget } from './embedding/embedder.js';
 
-/** How a document's content is written. */
-export type DocumentFormat = 'markdown' | 'text' | 'html';
+/** How a document's content is written. PDF and Word files are read from their bytes (`data`). */
+export type DocumentFormat = 'markdown' | 'text' | 'html' | 'pdf' | 'docx';
 
 /** A document to add, as a source loader (file, URL, Discord message, attachment) produced it. */
 export interface DocumentInput {
@@ -18,8 +19,10 @@ export interface DocumentInput {
   /** A public http(s) link to cite (the page, the Discord message); none for a local file. */
   link?: string;
   format: DocumentFormat;
-  /** The text as given (Markdown, plain text or HTML). Its UTF-8 size is what the caps count. */
+  /** The text as given (Markdown, plain text or HTML); empty for a PDF or Word file. */
   content: string;
+  /** A PDF or Word file's bytes (capped by KNOWLEDGE_MAX_UPLOAD_BYTES); its extracted text is what the caps count. */
+  data?: Uint8Array;
   /**
    * The Discord channel a message document was taken from: its passages are found only by members who
    * can view that channel. Absent (every other document): found by anyone in the server.
@@ -36,7 +39,7 @@ export interface DocumentInfo {
   title: string;
   link?: string;
   format: DocumentFormat;
-  /** UTF-8 bytes of the content as added; counted against the collection's cap. */
+  /** UTF-8 bytes of the text as added (of a PDF or Word file: of its text); counted against the collection's cap. */
   bytes: number;
   passages: number;
   updatedAt: Date;
@@ -48,6 +51,61 @@ export interface DocumentInfo {
 export interface AddResult {
   status: 'added' | 'replaced' | 'unchanged';
   document: DocumentInfo;
+  /** How its passages were embedded for meaning search; absent when meaning search is off (or unchanged). */
+  embedding?: EmbeddingOutcome;
+}
+
+/**
+ * `done`: every passage has its vector. `pending`: the embedding server failed, so the document is found
+ * by words until the background job embeds it. `skipped`: the server's token budget for today was spent;
+ * words only until it is added again.
+ */
+export interface EmbeddingOutcome {
+  state: 'done' | 'pending' | 'skipped';
+  model: string;
+  tokens: number;
+  /** Why it is not `done`. */
+  reason?: string;
+}
+
+/** How far a long `add` is: pages read (PDF), then passages embedded. */
+export interface AddProgress {
+  stage: 'reading' | 'embedding';
+  done: number;
+  total: number;
+  unit: 'pages' | 'passages';
+}
+
+/** Options of `add`. */
+export interface AddOptions {
+  /** Told as pages are read and passages embedded. */
+  onProgress?: (progress: AddProgress) => void;
+  /** The server's token budget, charged for the embeddings (none: the terminal's, uncounted). */
+  budget?: EmbeddingBudget;
+  signal?: AbortSignal;
+}
+
+/** Meaning search's state, for `npm run kb`. */
+export interface MeaningStatus {
+  model: string;
+  /** Where vectors are kept: SQLite, pgvector, or a PostgreSQL real[] column compared in memory. */
+  storage: 'sqlite' | 'pgvector' | 'pg-array';
+  passages: number;
+  /** Passages with a vector of `model`. */
+  embedded: number;
+  /** Passages of documents skipped for a spent budget (embedded when added again). */
+  skipped: number;
+}
+
+/** Meaning search, present when EMBEDDING_MODEL is set. */
+export interface MeaningSearch {
+  readonly model: string;
+  status(): Promise<MeaningStatus>;
+  /**
+   * Embed passages that have no vector of the model (a changed model, a server that was down when they
+   * were added), batch by batch until none is left; `onBatch` gets the running total.
+   */
+  embedPending(options?: { signal?: AbortSignal; onBatch?: (embedded: number) => void }): Promise<{ embedded: number; tokens: number; calls: number }>;
 }
 
 /** One ranked passage. */
@@ -57,6 +115,8 @@ export interface SearchHit {
   title: string;
   /** The headings above the passage, outermost first (without the title itself). */
   headings: string[];
+  /** Where in the document it is, when the document has pages: `p. 12`. */
+  location?: string;
   /** A short window of the passage around the query's words (untrusted text, already cleaned). */
   snippet: string;
   /** The whole passage (untrusted text, already cleaned). */
@@ -83,15 +143,17 @@ export interface SearchOptions {
   canView?: (channelId: string) => boolean | Promise<boolean>;
 }
 
-/** Size caps, from KNOWLEDGE_MAX_FILE_BYTES and KNOWLEDGE_MAX_BYTES. */
+/** Size caps, from KNOWLEDGE_MAX_FILE_BYTES, KNOWLEDGE_MAX_UPLOAD_BYTES and KNOWLEDGE_MAX_BYTES. */
 export interface KnowledgeLimits {
-  /** Largest single document (UTF-8 bytes as added). */
+  /** Largest single document's text (UTF-8 bytes as added, or extracted from a PDF or Word file). */
   maxFileBytes: number;
+  /** Largest PDF or Word file, as a file (its text must still fit `maxFileBytes`). */
+  maxUploadBytes: number;
   /** Most bytes one collection may hold. */
   maxBytes: number;
 }
 
-export const DEFAULT_LIMITS: KnowledgeLimits = { maxFileBytes: 1_000_000, maxBytes: 50_000_000 };
+export const DEFAULT_LIMITS: KnowledgeLimits = { maxFileBytes: 1_000_000, maxUploadBytes: 10_000_000, maxBytes: 50_000_000 };
 
 /** Which database holds the index. */
 export type KnowledgeKind = 'sqlite' | 'postgres';
@@ -110,7 +172,7 @@ export interface KnowledgeBase {
    * indexed again. Throws KnowledgeInputError when the document is refused (too big, over the
    * collection's cap, binary, empty) and StorageError when the database fails; nothing is written then.
    */
-  add(collection: string, doc: DocumentInput): Promise<AddResult>;
+  add(collection: string, doc: DocumentInput, options?: AddOptions): Promise<AddResult>;
   /** Remove a document by id or exact source; the removed document, or undefined when none matched. */
   remove(collection: string, idOrSource: string): Promise<DocumentInfo | undefined>;
   /** Every document of the collection, most recently updated first. */
@@ -121,5 +183,7 @@ export interface KnowledgeBase {
   bytes(collection: string): Promise<number>;
   /** Whether the collection has any document: one indexed lookup, for deciding to offer the tool. */
   hasDocuments(collection: string): Promise<boolean>;
+  /** Meaning search (EMBEDDING_MODEL); undefined: words only. */
+  readonly meaning?: MeaningSearch;
   close(): Promise<void>;
 }

@@ -49,8 +49,11 @@ describe('attachments from the CDN', () => {
 
   it('refuses an unknown type and a declared size over the cap before downloading', async () => {
     const before = cdn.requests.length;
-    await expect(load()(at('/attachments/1/9/guide.pdf', 'guide.pdf', 10, 'application/pdf'))).rejects.toThrow('guide.pdf is of type application/pdf; only Markdown (.md), plain text (.txt) or HTML (.html) files can be added.');
+    await expect(load()(at('/attachments/1/9/song.mp3', 'song.mp3', 10, 'audio/mpeg'))).rejects.toThrow('song.mp3 is of type audio/mpeg; only Markdown (.md, .markdown), plain text (.txt), HTML (.html, .htm), PDF (.pdf) or Word (.docx) files can be added.');
     await expect(load()(at('/attachments/1/4/big.txt', 'big.txt', 5_000, 'text/plain'))).rejects.toThrow('big.txt is 5 KB; a document may be at most 1 KB (KNOWLEDGE_MAX_FILE_BYTES).');
+    // A PDF or Word file has its own, larger cap, checked the same way.
+    const pdfLoader = createAttachmentLoader({ maxFileBytes: 1_000, maxUploadBytes: 3_000, cdnOrigins: [cdn.origin] });
+    await expect(pdfLoader(at('/attachments/1/5/rules.pdf', 'rules.pdf', 5_000, 'application/pdf'))).rejects.toThrow('rules.pdf is 5 KB; a PDF or Word file may be at most 3 KB (KNOWLEDGE_MAX_UPLOAD_BYTES).');
     expect(cdn.requests.length).toBe(before);
   });
 

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   storage?: Storage;
   /** Let read_url and `/kb add url:` read pages from servers the test started on 127.0.0.1. */
   allowLoopbackUrls?: boolean;
+  /** The knowledge base's test knobs (how often `/kb add` shows progress, the embedding job's wait). */
+  knowledge?: { progressEveryMs?: number; embeddingIdleMs?: number };
 }
 
 /** Short timeouts and native tool calls, for a test that opts out of the production defaults (`production: false`) and says why. */
@@ -107,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     attachmentOrigins: [fake.cdnUrl],
     tools: toolRuns ? (tools) => tools.map((t) => (toolRuns[t.name] ? { ...t, run: toolRuns[t.name]! } : t)) : undefined,
     // The fake serves attachments from its own 127.0.0.1 CDN: tell the bot that is Discord's.
-    knowledge: { cdnOrigins: [fake.cdnUrl] },
+    knowledge: { cdnOrigins: [fake.cdnUrl], ...options.knowledge },
     ...(options.allowLoopbackUrls ? { toolbox: { readUrl: { allowLoopbackForTests: true } } } : {}),
   });
   return {

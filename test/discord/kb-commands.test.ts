@@ -81,12 +81,12 @@ describe('/kb end to end', () => {
     const { fake, modId } = w;
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
     const refusals = [
-      [await addFile(w, 'logo.png', png, modId, 'image/png'), 'logo.png is of type image/png; only Markdown (.md), plain text (.txt) or HTML (.html) files can be added. Nothing was added.'],
+      [await addFile(w, 'logo.png', png, modId, 'image/png'), 'logo.png is of type image/png; only Markdown (.md, .markdown), plain text (.txt), HTML (.html, .htm), PDF (.pdf) or Word (.docx) files can be added. Nothing was added.'],
       [await addFile(w, 'notes.md', png), /^❌ notes\.md looks like a binary file, not UTF-8 text; .* Nothing was added\.$/],
       [await addFile(w, 'big.md', 'word '.repeat(600)), '❌ big.md is 3 KB; a document may be at most 2 KB (KNOWLEDGE_MAX_FILE_BYTES). Nothing was added.'],
       [await kbCommand(fake, 'add', { url: 'http://169.254.169.254/latest/meta-data' }, modId), /^❌ Refusing to read 169\.254\.169\.254: it is .*Only public web addresses can be read\. Nothing was added\.$/],
       [await kbCommand(fake, 'add', { url: 'https://example.com/a', file: { filename: 'a.md', data: Buffer.from('a') } }, modId), 'Give a `file` or a `url`, not both: one document at a time. Nothing was added.'],
-      [await kbCommand(fake, 'add', {}, modId), 'Give a `file` (Markdown, plain text or HTML) or a `url` of a web page to add. Nothing was added.'],
+      [await kbCommand(fake, 'add', {}, modId), 'Give a `file` (Markdown, plain text, HTML, PDF or Word) or a `url` of a web page to add. Nothing was added.'],
     ] as const;
     for (const [reply, expected] of refusals) {
       expect(reply.flags & EPHEMERAL).toBe(EPHEMERAL);

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completionBody, streamEvents, toWire, writeStream, type ScriptedMessage } from './openai-stream.js';
+import { fakeEmbedding, fakeTokens } from './fake-embeddings.js';
 
 export type { ScriptedMessage, ScriptedToolCall, StreamShape } from './openai-stream.js';
 
@@ -67,6 +68,14 @@ export class FakeOpenAIServer {
   private nextId = 1;
   /** Requests whose connection closed before the reply was sent (the client aborted). */
   aborted = 0;
+  /** `/v1/embeddings` requests, in order (model and inputs). */
+  readonly embeddingRequests: Array<{ model: string; input: string[]; dimensions?: number }> = [];
+  /** While true, `/v1/embeddings` answers 503, as a server that is down or overloaded. */
+  embeddingsDown = false;
+  /** Delay before each `/v1/embeddings` answer (a slow server). */
+  embeddingDelayMs = 0;
+  /** The next this many `/v1/embeddings` requests answer 500 (a hiccup the client's retries get past). */
+  embeddingFailures = 0;
 
   private constructor(readonly options: FakeServerOptions) {
     this.server = http.createServer((req, res) => this.handle(req, res));
@@ -102,6 +111,7 @@ export class FakeOpenAIServer {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.method === 'GET') return this.answerGet(req.url ?? '', res);
+      if (req.method === 'POST' && req.url?.endsWith('/embeddings')) return this.answerEmbeddings(JSON.parse(Buffer.concat(chunks).toString('utf8')), res);
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         return send(res, 404, { error: { message: `fake server: no route ${req.method} ${req.url}` } });
       }
@@ -138,6 +148,25 @@ export class FakeOpenAIServer {
     const wire = toWire(reply, body.model, () => this.nextId++, body.stop, this.options.honourStop ?? false);
     if (!body.stream || reply.stream?.plainJson) return send(res, 200, completionBody(reply, wire));
     void writeStream(res, streamEvents(reply, wire, body.stream_options?.include_usage === true), reply.stream);
+  }
+
+  /** `/v1/embeddings` with the vectors of fake-embeddings.ts; errors the way OpenAI sends them. */
+  private answerEmbeddings(body: { model?: string; input?: unknown; dimensions?: number }, res: http.ServerResponse): void {
+    const input = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : [];
+    this.embeddingRequests.push({ model: String(body.model), input, ...(body.dimensions ? { dimensions: body.dimensions } : {}) });
+    const respond = () => {
+      if (this.embeddingFailures > 0) {
+        this.embeddingFailures -= 1;
+        return send(res, 500, { error: { message: 'fake server: a hiccup', type: 'server_error', code: null, param: null } });
+      }
+      if (this.embeddingsDown) return send(res, 503, { error: { message: 'fake server: embeddings are down', type: 'server_error', code: null, param: null } });
+      if (input.length === 0 || input.some((t) => t === '')) return send(res, 400, { error: { message: "'input' must not be empty", type: 'invalid_request_error', code: null, param: 'input' } });
+      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, body.dimensions) }));
+      const tokens = input.reduce((n, t) => n + fakeTokens(t), 0);
+      send(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    };
+    if (this.embeddingDelayMs) setTimeout(respond, this.embeddingDelayMs);
+    else respond();
   }
 
   private answerGet(url: string, res: http.ServerResponse): void {

@@ -59,7 +59,9 @@ describe('knowledge configuration', () => {
   const load = (env: Record<string, string>) => loadConfig({ needDiscord: false, dotenvDir: false }, { OPENAI_API_KEY: 'k', ...env });
 
   it('uses the KEYV_URL database unless KNOWLEDGE_URL says otherwise, with 1 MB and 50 MB caps', () => {
-    expect(load({}).knowledge).toEqual({ url: 'sqlite://data/threadwise.sqlite', maxFileBytes: 1_000_000, maxBytes: 50_000_000 });
+    expect(load({}).knowledge).toEqual({
+      url: 'sqlite://data/threadwise.sqlite', maxFileBytes: 1_000_000, maxBytes: 50_000_000, maxUploadBytes: 10_000_000, maxPages: 1_000, parseTimeoutMs: 60_000, embedding: undefined,
+    });
     expect(load({ KEYV_URL: 'postgres://u@h/db' }).knowledge.url).toBe('postgres://u@h/db');
     expect(load({ KEYV_URL: 'postgres://u@h/db', KNOWLEDGE_URL: 'sqlite://kb.sqlite' }).knowledge.url).toBe('sqlite://kb.sqlite');
     expect(load({ KNOWLEDGE_MAX_FILE_BYTES: '2000', KNOWLEDGE_MAX_BYTES: '9000' }).knowledge).toMatchObject({ maxFileBytes: 2_000, maxBytes: 9_000 });
@@ -80,6 +82,26 @@ describe('knowledge configuration', () => {
         expect.stringMatching(/^KNOWLEDGE_URL must start with sqlite:\/\/, postgres:\/\/ or memory:/),
         expect.stringMatching(/^KNOWLEDGE_MAX_FILE_BYTES must be a whole number/),
         'KNOWLEDGE_MAX_FILE_BYTES (1000000) cannot be larger than KNOWLEDGE_MAX_BYTES (5000).',
+      ]);
+    }
+  });
+
+  it('reads meaning search from EMBEDDING_MODEL, on the chat model\'s server and key unless told otherwise', () => {
+    expect(load({ EMBEDDING_MODEL: 'text-embedding-3-small' }).knowledge.embedding).toEqual({
+      model: 'text-embedding-3-small', baseURL: undefined, apiKey: 'k', dimensions: undefined, batchSize: 64, timeoutMs: 60_000, maxRetries: 2,
+    });
+    expect(load({ EMBEDDING_MODEL: 'nomic-embed-text', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', EMBEDDING_DIMENSIONS: '256', EMBEDDING_BATCH_SIZE: '16' }).knowledge.embedding)
+      .toMatchObject({ model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:11434/v1', dimensions: 256, batchSize: 16 });
+    expect(load({ EMBEDDING_MODEL: 'e', EMBEDDING_BASE_URL: 'http://127.0.0.1:8080/v1', EMBEDDING_API_KEY: 'ek' }).knowledge.embedding).toMatchObject({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'ek' });
+    expect(load({ KNOWLEDGE_MAX_UPLOAD_BYTES: '20000000', KNOWLEDGE_MAX_PAGES: '50', KNOWLEDGE_PARSE_TIMEOUT_MS: '5000' }).knowledge).toMatchObject({ maxUploadBytes: 20_000_000, maxPages: 50, parseTimeoutMs: 5_000 });
+    try {
+      load({ EMBEDDING_MODEL: 'two words', EMBEDDING_BATCH_SIZE: '0', KNOWLEDGE_MAX_PAGES: 'many' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'KNOWLEDGE_MAX_PAGES must be a whole number from 1 to 100000 (got "many").',
+        'EMBEDDING_BATCH_SIZE must be a whole number from 1 to 2048 (got "0").',
+        'EMBEDDING_MODEL must be a model name such as text-embedding-3-small (got "two words").',
       ]);
     }
   });

@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentFromFile, type KnowledgeBase } from '../../src/knowledge/index.js';
+import { documentFromFile, openAIEmbedder, type KnowledgeBase } from '../../src/knowledge/index.js';
+import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { knowledgeTargets, openOn, type OpenedKnowledge } from './helpers/targets.js';
 
 const CORPUS = path.join(import.meta.dirname, 'corpus');
@@ -62,3 +63,38 @@ for (const target of await knowledgeTargets('kb-retrieval')) {
     });
   });
 }
+
+/**
+ * The same questions with meaning search on, against the fake embedding server. Its small synonym
+ * table is ours, not a real model's, so the figure only shows that fusion keeps what words found and
+ * adds what meaning finds; it is printed, and must not fall below the words-only recall.
+ */
+describe('retrieval with meaning search (fake embeddings)', () => {
+  let opened: OpenedKnowledge;
+  let words: OpenedKnowledge;
+  let server: FakeOpenAIServer;
+  beforeAll(async () => {
+    server = await FakeOpenAIServer.start();
+    const [sqlite] = await knowledgeTargets('kb-retrieval-meaning');
+    opened = await openOn(sqlite!, 'retrieval_meaning', { embedder: openAIEmbedder({ model: 'fake-embed', baseURL: server.baseURL, apiKey: 't', batchSize: 64, timeoutMs: 5_000, maxRetries: 0 }) });
+    words = await openOn(sqlite!, 'retrieval_words');
+    for (const file of DOCUMENTS) {
+      const doc = await documentFromFile(path.join(CORPUS, file), { maxFileBytes: 1_000_000 });
+      await opened.kb.add('corpus', doc);
+      await words.kb.add('corpus', doc);
+    }
+  });
+  afterAll(async () => {
+    await opened?.cleanup();
+    await words?.cleanup();
+    await server?.close();
+  });
+
+  it('finds at least what words alone find, and the "pay" question\'s FAQ', async () => {
+    const fused = await recallAt(opened.kb, 'corpus', 5);
+    const alone = await recallAt(words.kb, 'corpus', 5);
+    console.log(`[retrieval] sqlite with fake embeddings: recall@5 ${fused.recall.toFixed(3)} (words alone ${alone.recall.toFixed(3)}); missed at 5: ${fused.missed.join(' | ') || 'none'}`);
+    expect(fused.recall).toBeGreaterThanOrEqual(alone.recall);
+    expect(fused.missed).not.toContain('Do I have to pay for the game?');
+  });
+});

@@ -66,7 +66,9 @@ describe('files and folders', () => {
     const bytes = Buffer.from('# Title\n\nBody');
     expect(documentFromBytes({ name: 'notes.md', bytes, mediaType: 'text/plain', source: 's', maxFileBytes: MAX }).format).toBe('markdown');
     expect(documentFromBytes({ name: 'x', bytes, mediaType: 'text/html', source: 's', maxFileBytes: MAX }).format).toBe('html');
-    expect(() => documentFromBytes({ name: 'x.md', bytes, mediaType: 'application/pdf', source: 's', maxFileBytes: MAX })).toThrow(/of type application\/pdf; only Markdown/);
+    expect(() => documentFromBytes({ name: 'x.md', bytes, mediaType: 'image/png', source: 's', maxFileBytes: MAX })).toThrow(/of type image\/png; only Markdown/);
+    // A PDF is accepted by its type, but only when its bytes are one.
+    expect(() => documentFromBytes({ name: 'x.md', bytes, mediaType: 'application/pdf', source: 's', maxFileBytes: MAX })).toThrow(/x\.md is not a PDF file, whatever its name says/);
   });
 });
 

@@ -5,7 +5,7 @@
  * checked before and while downloading, and one deadline. The type is checked before the download.
  */
 import { readCapped } from '../../net/read-capped.js';
-import { cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../../knowledge/index.js';
+import { ACCEPTED, cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../../knowledge/index.js';
 
 /** Where Discord serves attachments. */
 export const DISCORD_CDN_ORIGINS: readonly string[] = ['https://cdn.discordapp.com', 'https://media.discordapp.net'];
@@ -22,6 +22,8 @@ export interface AttachmentRef {
 export interface AttachmentLoaderOptions {
   /** KNOWLEDGE_MAX_FILE_BYTES. */
   maxFileBytes: number;
+  /** KNOWLEDGE_MAX_UPLOAD_BYTES: the cap of PDF and Word files (default maxFileBytes). */
+  maxUploadBytes?: number;
   /**
    * Tests only: the fake Discord's CDN (`http://127.0.0.1:PORT`) instead of Discord's. Deliberately not
    * configuration, so a server owner cannot point the bot's downloads elsewhere.
@@ -45,6 +47,7 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
   const timeoutMs = options.timeoutMs ?? 15_000;
   const doFetch = options.fetch ?? fetch;
   const { maxFileBytes } = options;
+  const maxUploadBytes = options.maxUploadBytes ?? maxFileBytes;
 
   return async (attachment, signal) => {
     const name = cleanDocumentText(attachment.name ?? '').replace(/[\\/]/g, '_').trim().slice(0, 200) || 'file';
@@ -60,11 +63,14 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
     const { mediaType, charset } = parseContentType(attachment.contentType);
     // The name decides when it is known (Discord often labels Markdown text/plain or octet-stream).
     const byName = formatOfName(name) !== undefined;
-    if (!byName && !(mediaType && formatOfMediaType(mediaType, name))) {
-      throw new KnowledgeInputError(`${name} is ${mediaType ? `of type ${mediaType}` : 'of an unknown type'}; only Markdown (.md), plain text (.txt) or HTML (.html) files can be added.`);
+    const format = formatOfName(name) ?? (mediaType ? formatOfMediaType(mediaType, name) : undefined);
+    if (!format) {
+      throw new KnowledgeInputError(`${name} is ${mediaType ? `of type ${mediaType}` : 'of an unknown type'}; only ${ACCEPTED} files can be added.`);
     }
-    if (attachment.size > maxFileBytes) {
-      throw new KnowledgeInputError(`${name} is ${formatBytes(attachment.size)}; a document may be at most ${formatBytes(maxFileBytes)} (KNOWLEDGE_MAX_FILE_BYTES).`);
+    const binary = format === 'pdf' || format === 'docx';
+    const cap = binary ? maxUploadBytes : maxFileBytes;
+    if (attachment.size > cap) {
+      throw new KnowledgeInputError(`${name} is ${formatBytes(attachment.size)}; ${binary ? 'a PDF or Word file' : 'a document'} may be at most ${formatBytes(cap)} (${binary ? 'KNOWLEDGE_MAX_UPLOAD_BYTES' : 'KNOWLEDGE_MAX_FILE_BYTES'}).`);
     }
     const deadline = AbortSignal.timeout(timeoutMs);
     let body: Buffer;
@@ -75,9 +81,9 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
         throw new KnowledgeInputError(`Discord's CDN answered HTTP ${response.status} for ${name}; attach the file again.`);
       }
       // One byte past the cap tells "exactly at the cap" from "over it" without reading the rest.
-      const read = await readCapped(response.body as AsyncIterable<Uint8Array> | null, maxFileBytes + 1);
-      if (read.truncated || read.body.length > maxFileBytes) {
-        throw new KnowledgeInputError(`${name} is larger than ${formatBytes(maxFileBytes)}, the most a document may be (KNOWLEDGE_MAX_FILE_BYTES).`);
+      const read = await readCapped(response.body as AsyncIterable<Uint8Array> | null, cap + 1);
+      if (read.truncated || read.body.length > cap) {
+        throw new KnowledgeInputError(`${name} is larger than ${formatBytes(cap)}, the most a document may be (${binary ? 'KNOWLEDGE_MAX_UPLOAD_BYTES' : 'KNOWLEDGE_MAX_FILE_BYTES'}).`);
       }
       body = read.body;
     } catch (error) {
@@ -86,7 +92,7 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
       throw new KnowledgeInputError(`I could not download ${name} from Discord (${(error as Error).message}); try again.`, { cause: error });
     }
     return documentFromBytes({
-      name, bytes: body, mediaType: byName ? undefined : mediaType, charset, source: uploadSource(name), maxFileBytes,
+      name, bytes: body, mediaType: byName ? undefined : mediaType, charset, source: uploadSource(name), maxFileBytes, maxUploadBytes,
     });
   };
 }

@@ -51,7 +51,7 @@ export async function dropPostgresTables(prefix: string): Promise<void> {
   const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2_000 });
   await client.connect();
   try {
-    await client.query(`DROP TABLE IF EXISTS ${prefix}passages, ${prefix}documents`);
+    await client.query(`DROP TABLE IF EXISTS ${prefix}vectors, ${prefix}vector_versions, ${prefix}passages, ${prefix}documents`);
   } finally {
     await client.end();
   }

@@ -1,0 +1,37 @@
+/**
+ * Entry point of the document parser's worker process: reads one PDF or Word file per message and
+ * answers with its text. The host kills this process when a file takes too long or its heap overflows,
+ * which is what stops a file built to exhaust the parser; the caps checked here (pages, text, inflated
+ * bytes) stop the honest big ones early with a clearer reason. Its environment is empty and it has no
+ * fetch: nothing in a file can make it reach anything.
+ */
+import { docxHtml } from './docx-html.js';
+import { pdfPages } from './pdf-pages.js';
+import { ParseRefusal, type ParseReply, type ParseRequest, type Parsed } from './parse-types.js';
+
+if (!process.send) throw new Error('the parser worker must run as a child process with an IPC channel');
+// The host going away (a crash, kill -9) must not leave this process behind.
+process.on('disconnect', () => process.exit(0));
+delete (globalThis as { fetch?: unknown }).fetch;
+
+const send = (reply: ParseReply) => process.send?.(reply);
+
+function parse(request: ParseRequest): Promise<Parsed> {
+  const bytes = new Uint8Array(request.bytes);
+  if (request.format === 'pdf') {
+    return pdfPages(bytes, request.name, request.caps, (done, total) => send({ type: 'progress', id: request.id, done, total }));
+  }
+  return docxHtml(bytes, request.name, request.caps);
+}
+
+process.on('message', (request: ParseRequest) => {
+  parse(request).then(
+    (parsed) => send({ type: 'reply', id: request.id, ok: true, parsed }),
+    (error: unknown) => send({
+      type: 'reply', id: request.id, ok: false, refused: error instanceof ParseRefusal,
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+});
+
+send({ type: 'ready' });

@@ -1,0 +1,82 @@
+/**
+ * Real files for the knowledge tests, made by real writers: PDFs with pdf-lib (text pages, a scanned
+ * page that is only an image, a bomb whose content streams inflate to gigabytes, ten thousand pages)
+ * and Word files with the `docx` package (headings and paragraphs), plus zips built with fflate for
+ * the hostile .docx cases.
+ */
+import zlib from 'node:zlib';
+import { Resvg } from '@resvg/resvg-js';
+import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
+import { zipSync } from 'fflate';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+
+/** A PDF with one page per string (lines split on \n), titled `title`. */
+export async function makePdf(pages: string[], title?: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  if (title) doc.setTitle(title);
+  for (const text of pages) {
+    const page = doc.addPage([595, 842]);
+    text.split('\n').forEach((line, i) => page.drawText(line, { x: 50, y: 780 - i * 16, size: 11, font }));
+  }
+  return doc.save();
+}
+
+/** A "scanned" PDF: each page is a picture of text (rendered to PNG), with no text layer. */
+export async function makeScannedPdf(pages: number): Promise<Uint8Array> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="200"><rect width="600" height="200" fill="white"/>
+    <text x="20" y="100" font-size="28" fill="black">Scanned rulebook page</text></svg>`;
+  const png = new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+  const doc = await PDFDocument.create();
+  const image = await doc.embedPng(png);
+  for (let i = 0; i < pages; i++) doc.addPage([600, 200]).drawImage(image, { x: 0, y: 0, width: 600, height: 200 });
+  return doc.save();
+}
+
+/**
+ * A PDF bomb: `pages` pages, each with its own content stream that inflates to `inflatedMb` MB of
+ * blank content from a few hundred KB, so the file is small and reading it is not.
+ */
+export async function makePdfBomb(pages: number, inflatedMb: number): Promise<Uint8Array> {
+  const compressed = zlib.deflateSync(Buffer.alloc(inflatedMb * 1_000_000, 0x20), { level: 9 });
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) {
+    const page = doc.addPage();
+    const stream = doc.context.stream(compressed, { Filter: 'FlateDecode' });
+    page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+  }
+  return doc.save();
+}
+
+/** A PDF of `pages` empty pages. */
+export async function makeManyPages(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([200, 200]);
+  return doc.save();
+}
+
+/** One block of a Word file: a heading of a level, or a paragraph. */
+export type DocxBlock = { heading: 1 | 2 | 3; text: string } | { text: string };
+
+/** A .docx with those headings and paragraphs, written by the `docx` package. */
+export async function makeDocx(blocks: DocxBlock[]): Promise<Buffer> {
+  const levels = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
+  const children = blocks.map((b) => ('heading' in b ? new Paragraph({ text: b.text, heading: levels[b.heading] }) : new Paragraph({ text: b.text })));
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
+}
+
+/** A real .docx with an extra entry of `megabytes` MB of incompressible bytes (a file that big on disk). */
+export async function makeBigDocx(megabytes: number): Promise<Buffer> {
+  const { unzipSync } = await import('fflate');
+  const entries = unzipSync(await makeDocx([{ heading: 1, text: 'Big' }, { text: 'A file padded with media.' }]));
+  const noise = new Uint8Array(megabytes * 1_000_000);
+  for (let at = 0; at < noise.length; at += 65_536) crypto.getRandomValues(noise.subarray(at, at + 65_536));
+  return Buffer.from(zipSync({ ...entries, 'word/media/noise.bin': [noise, { level: 0 }] }));
+}
+
+/** A small .docx whose one extra entry inflates to `megabytes` MB of zeros (a zip bomb). */
+export async function makeDocxBomb(megabytes: number): Promise<Buffer> {
+  const { unzipSync } = await import('fflate');
+  const entries = unzipSync(await makeDocx([{ heading: 1, text: 'Bomb' }, { text: 'Nothing to see.' }]));
+  return Buffer.from(zipSync({ ...entries, 'word/media/zeros.bin': [new Uint8Array(megabytes * 1_000_000), { level: 1 }] }));
+}

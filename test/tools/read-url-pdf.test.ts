@@ -1,0 +1,42 @@
+/**
+ * A PDF at a URL, read by `read_url` like an added PDF: in the document parser's worker, under its
+ * caps, page by page with the page numbers shown; one over the size cap is refused with the reason.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolOutput } from '../../src/agent/tool.js';
+import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
+import { createReadUrlTool } from '../../tools/read-url.js';
+import { makeManyPages, makePdf } from '../knowledge/helpers/make-files.js';
+import { startLocalServer, type LocalServer } from './helpers/local-server.js';
+import { toolContext } from './helpers/tool-context.js';
+
+describe('read_url on a PDF', () => {
+  let server: LocalServer;
+  const parser = createDocumentParser({ maxPages: 100 });
+  beforeAll(async () => {
+    const pdf = await makePdf(['Opening hours\nThe museum opens at nine.', 'Tickets\nAdults pay twelve euros; children enter free.'], 'Museum guide');
+    const many = await makeManyPages(500);
+    const serve = (body: Uint8Array) => ((_req, res) => res.writeHead(200, { 'Content-Type': 'application/pdf' }).end(Buffer.from(body))) as Parameters<LocalServer['route']>[1];
+    server = await startLocalServer({ '/guide.pdf': serve(pdf), '/big.pdf': serve(Buffer.alloc(3_000_000, 0x25)), '/many.pdf': serve(many) });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await parser.close();
+  });
+  const tool = (maxBytes = 2_000_000) => createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true, pdf: { parser, maxBytes } });
+
+  it('reads its pages with their numbers, cited by the PDF title', async () => {
+    const { output, sources } = (await tool().run({ url: `${server.origin}/guide.pdf` }, toolContext())) as ToolOutput;
+    expect(output).toBe(`Title: Museum guide\nURL: ${server.origin}/guide.pdf\nPages: 2\n\n[p. 1]\nOpening hours\nThe museum opens at nine.\n\n[p. 2]\nTickets\nAdults pay twelve euros; children enter free.`);
+    expect(sources).toEqual([{ title: 'Museum guide', url: `${server.origin}/guide.pdf` }]);
+  });
+
+  it('refuses a PDF over its size cap and one over the page cap, saying which', async () => {
+    await expect(tool().run({ url: `${server.origin}/big.pdf` }, toolContext())).rejects.toThrow(`The PDF at ${server.origin}/big.pdf is larger than 2 MB, the most read_url reads.`);
+    await expect(tool().run({ url: `${server.origin}/many.pdf` }, toolContext())).rejects.toThrow('many.pdf has 500 pages; a PDF may have at most 100 (KNOWLEDGE_MAX_PAGES).');
+  });
+
+  it('without a parser, a PDF is refused as before (not a text type)', async () => {
+    await expect(createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true }).run({ url: `${server.origin}/guide.pdf` }, toolContext())).rejects.toThrow(/application\/pdf/);
+  });
+});
