@@ -163,18 +163,34 @@ export class RunLoop {
     const { runner, signal, beforeTool } = this.plan;
     const step = this.steps;
     const progress = (call: PlannedCall) => (text: string) => this.emit({ type: 'progress', step, callId: call.callId, tool: call.tool, text });
-    if (!beforeTool) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
+    if (!beforeTool && !runner.mayAsk(prepared)) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
     // A person decides one call at a time, in call order; the calls they let run still run side by side.
     const pending: Array<Promise<Observation>> = [];
     for (const [i, call] of calls.entries()) {
       const p = prepared[i]!;
-      const decision: ToolDecision = 'error' in p ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId });
+      const decision = await this.decide(call, p);
       if (decision.kind === 'stop') throw new StopRequested();
-      const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline, progress(call));
+      const running = decision.kind === 'observe'
+        ? Promise.resolve(runner.injected(decision.text))
+        : runner.execute(p, signal, this.deadline, progress(call), decision.approvedBy);
       running.catch(() => undefined); // awaited by the caller in call order; never unhandled if a later decision stops the run
       pending.push(running);
     }
     return pending;
+  }
+
+  /**
+   * What happens to one call: manual mode's hook decides, told when the tool itself says the call must
+   * wait for a person. Such a call with nobody to ask is not run, and the model is told why.
+   */
+  private async decide(call: PlannedCall, p: PreparedCall): Promise<ToolDecision> {
+    if ('error' in p) return { kind: 'run' };
+    const approval = await this.plan.runner.approvalNeed(p);
+    const { beforeTool } = this.plan;
+    if (!beforeTool) {
+      return approval ? { kind: 'observe', text: `The call to ${call.tool} was not run: ${approval.reason}. It needs a person's approval, and nobody can be asked here.` } : { kind: 'run' };
+    }
+    return beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId, ...(approval ? { approval } : {}) });
   }
 
   /** The last call when a limit is reached: no tools, and the model answers from what it has. */
