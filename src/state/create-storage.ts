@@ -9,6 +9,7 @@ import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
+import { createMemberMemoryStore, type MemberMemoryStore, type MemoryLimits } from './member-memory/index.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
@@ -26,6 +27,8 @@ export interface StorageDeps {
   timeouts?: Partial<BackendTimeouts>;
   /** Record migrations (tests inject some; the built-in table is empty). */
   migrations?: Migrations;
+  /** Member memory's caps (default 50 entries of about 300 characters) and entry ids (tests). */
+  memberMemory?: { limits?: Partial<MemoryLimits>; newId?: () => string };
 }
 
 /** Everything the bot keeps between messages. */
@@ -35,6 +38,8 @@ export interface Storage {
   readonly where: string;
   readonly conversations: ConversationStore;
   readonly guildSettings: GuildSettingsStore;
+  /** What members asked the bot to remember, per member per server. */
+  readonly memberMemory: MemberMemoryStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -70,6 +75,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
     where: backend.where,
     conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
+    memberMemory: createMemberMemoryStore({ backend, namespace, now, ...deps.memberMemory }),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);
