@@ -28,6 +28,8 @@ import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
 import { createRules } from '../src/discord/rules/rules.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
+import { openAppThreads, type AppThreads } from './memory.js';
+import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
 import { scaleParts } from './scale.js';
 import { startTelemetry } from './telemetry.js';
 
@@ -75,9 +77,12 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   if (!config.discord) throw new Error('startApp needs the Discord configuration');
   const storage = overrides.storage ?? (await createStorage(config.storage, { logger: (event: StorageEvent) => logger[event.level](event, event.message) }));
   let knowledge: AppKnowledge | undefined;
+  let threads: AppThreads | undefined;
   try {
     knowledge = await openAppKnowledge(config, logger, { ...overrides.knowledge, readUrl: overrides.toolbox?.readUrl });
+    threads = await openAppThreads(config, logger, { presenceTtlMs: overrides.knowledge?.presenceTtlMs });
   } catch (error) {
+    await knowledge?.close();
     await storage.close();
     throw error;
   }
@@ -98,6 +103,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   const searchAllowance = (guildId: string | null, max: number) => limiter.takeDaily('web_search', guildId, max);
   const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(tracer ? tracer.wrapModel(model) : model, modelObserver) }, {
     knowledge: knowledge?.services.base,
+    memory: storage.memberMemory,
+    threads: threads?.index,
     searchAllowance,
     logger,
     onMcpCall: (server, outcome) => metrics.countMcpCall(server, outcome),
@@ -125,7 +132,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     }
   });
   // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
-  const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+  const withKnowledge = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+  // search_threads likewise, only in a server with threads indexed (cached the same way).
+  const allowedTools = threads ? offerOnlyWhere(withKnowledge, 'search_threads', threads.presence.has, logger) : withKnowledge;
   const limiter = await storage.openUsageLimiter({
     prices: config.governance.prices,
     // A run's claim (its slot, its reserved tokens) carries this process and is renewed by its heartbeat:
@@ -175,6 +184,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     queue,
     runs,
     memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
+    // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
+    memberMemory: createTurnMemory({
+      store: storage.memberMemory,
+      threads: threads && { index: threads.index, presence: threads.presence },
+      rules,
+      tokenBudget: config.storage.memoryTokenBudget ?? 600,
+      countTokens: (text) => core.tokenCounter.text(text),
+      logger,
+      now,
+    }),
     pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200, answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000 },
     attachments,
     observers: {
@@ -198,6 +217,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       queue,
       conversations: storage.conversations,
       pendingAsks: new PendingAsks({ now: () => now().getTime() }),
+      memory: { store: storage.memberMemory, threads: threads?.index },
     },
     rules: {
       ...rules,
@@ -242,6 +262,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     await health?.close();
     await core.close();
     await knowledge?.close();
+    await threads?.close();
     await storage.close();
     await scale.close();
     await telemetry?.shutdown();
@@ -269,6 +290,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       await health?.close();
       await core.close();
       await knowledge?.close();
+      await threads?.close();
       await storage.close();
       await scale.close();
       await telemetry?.shutdown();

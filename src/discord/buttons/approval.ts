@@ -1,7 +1,8 @@
 /**
  * Approve and Deny under a tool call that waits for a person (see approvals.ts for the wait itself):
- * their custom ids, their builder and their handler. The run's starter or a moderator decides; anyone
- * else is told who may.
+ * their custom ids, their builder and their handler. The run's starter or a moderator decides, or only
+ * the people the tool named (a member approves a memory note for themselves alone); anyone else is told
+ * who may.
  */
 import { ActionRowBuilder, ButtonBuilder, ButtonStyle, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
@@ -20,6 +21,8 @@ export interface ApprovalDecision {
 export interface WaitingApprovals {
   /** Who started the run of the call waiting under `key`; undefined when it no longer waits. */
   starterOf(key: string): string | undefined;
+  /** Who alone may decide, when the tool named them (a member's own memory note); undefined: the starter or a moderator. */
+  approversOf(key: string): ReadonlyArray<{ id: string; name: string }> | undefined;
   settle(key: string, decision: ApprovalDecision): boolean;
 }
 
@@ -44,8 +47,13 @@ export const approvalButtons = {
       await interaction.reply({ content: 'This call was already decided, or its run has ended.', flags: MessageFlags.Ephemeral });
       return;
     }
+    const approvers = approvals.approversOf(key);
+    if (approvers && !approvers.some((a) => a.id === interaction.user.id)) {
+      await interaction.reply({ content: `Only ${approvers.map((a) => a.name).join(' or ')} can approve or deny this call.`, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+      return;
+    }
     const moderator = interaction.memberPermissions?.has(PermissionFlagsBits.ManageMessages) || interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild);
-    if (interaction.user.id !== starter && !moderator) {
+    if (!approvers && interaction.user.id !== starter && !moderator) {
       await interaction.reply({ content: 'Only the person who asked, or a moderator, can approve or deny this call.', flags: MessageFlags.Ephemeral });
       return;
     }

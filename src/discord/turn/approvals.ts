@@ -20,6 +20,8 @@ import type { TurnTarget } from '../posting/target.js';
 
 interface Pending {
   starterId: string;
+  /** Who alone may decide (a call the tool says only its owner may approve); absent: the starter or a moderator. */
+  approvers?: ReadonlyArray<{ id: string; name: string }>;
   decide(decision: ApprovalDecision): void;
 }
 
@@ -27,10 +29,10 @@ interface Pending {
 export class ApprovalRegistry {
   private readonly pending = new Map<string, Pending>();
 
-  wait(key: string, starterId: string): { decision: Promise<ApprovalDecision>; cancel(): void } {
+  wait(key: string, starterId: string, approvers?: Pending['approvers']): { decision: Promise<ApprovalDecision>; cancel(): void } {
     let decide!: (d: ApprovalDecision) => void;
     const decision = new Promise<ApprovalDecision>((resolve) => (decide = resolve));
-    this.pending.set(key, { starterId, decide });
+    this.pending.set(key, { starterId, approvers, decide });
     return { decision, cancel: () => this.pending.delete(key) };
   }
 
@@ -46,6 +48,11 @@ export class ApprovalRegistry {
   starterOf(key: string): string | undefined {
     return this.pending.get(key)?.starterId;
   }
+
+  /** Who alone may decide the call waiting under `key`, when the tool named them. */
+  approversOf(key: string): Pending['approvers'] {
+    return this.pending.get(key)?.approvers;
+  }
 }
 
 /** What a run's approval gate needs. */
@@ -57,8 +64,8 @@ export interface ApprovalGateDeps {
   guildId: string | null;
   signal: AbortSignal;
   timeoutMs: number;
-  /** Whether calls to `tool` wait for approval here (read from the guild's settings at each call). */
-  modeOf(tool: string): Promise<ApprovalMode>;
+  /** Whether calls to `tool` wait for approval here (read from the guild's settings at each call; `required`: the tool says this call must). */
+  modeOf(tool: string, call?: { required?: boolean }): Promise<ApprovalMode>;
   /** Before the request is posted: the step log writes out what it has, and continues below it. */
   beforePosting(): Promise<void>;
   audit: AuditDeps & { logger: Logger; client: Client };
@@ -67,16 +74,20 @@ export interface ApprovalGateDeps {
 /** The `beforeTool` hook for one run. */
 export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
   return async (call) => {
-    if ((await deps.modeOf(call.tool)) === 'auto') return { kind: 'run' };
+    if ((await deps.modeOf(call.tool, call.approval ? { required: true } : undefined)) === 'auto') return { kind: 'run' };
     const key = `${deps.runId}:${call.callId}`;
     const described = describeAction(call.tool, call.input);
     const shown = `\`${described.length > 300 ? `${described.slice(0, 299)}…` : described}\``.replace(/`{3,}/g, '`');
     await deps.beforePosting();
-    const { decision, cancel } = deps.registry.wait(key, deps.starterId);
+    // A call the tool itself held back (a note nobody asked for) is decided by the people it names alone.
+    const approvers = call.approval?.approvers?.length ? call.approval.approvers : undefined;
+    const { decision, cancel } = deps.registry.wait(key, deps.starterId, approvers);
+    const reason = call.approval ? `\n-# Why: ${escapeDisplayName(call.approval.reason, 200)}.` : '';
+    const who = approvers ? `Only ${approvers.map((a) => `**${escapeDisplayName(a.name)}**`).join(' or ')} can decide.` : 'The person who asked, or a moderator, can decide.';
     let request: Message;
     try {
       request = await deps.target.send({
-        content: `🔐 **Approval needed** before I run ${shown}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(deps.timeoutMs)}.`,
+        content: `🔐 **Approval needed** before I run ${shown}${reason}\n-# ${who} Waiting up to ${formatMs(deps.timeoutMs)}.`,
         components: [approvalButtons.build(key)],
       });
     } catch (error) {
@@ -92,7 +103,7 @@ export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
     await deps.target.edit(request, { content: `🔐 ${shown}\n${verdict}`, components: [] }).catch(() => undefined);
     if (outcome === 'stopped') return { kind: 'stop' };
     await audited(deps, outcome, described);
-    if (outcome !== 'timeout' && outcome.approved) return { kind: 'run' };
+    if (outcome !== 'timeout' && outcome.approved) return { kind: 'run', approvedBy: outcome.by.id };
     const why = outcome === 'timeout' ? `nobody approved it within ${formatMs(deps.timeoutMs)}` : 'a person denied it';
     return { kind: 'observe', text: `The call ${described} was not run: ${why}. Carry on without it, or explain what you wanted it for.` } satisfies ToolDecision;
   };

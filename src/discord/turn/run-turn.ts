@@ -100,6 +100,8 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
     steps.append(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }
 
+  // Memory hookup 1: the notes of the members this turn answers (only shared ones in a team turn).
+  const memoryBlock = await deps.memberMemory?.block({ scope, askers: request.messages.map((m) => m.author), question: request.messages.map((m) => m.text).join('\n') });
   // A slow first model call (a long prompt on a slow server) still gets a Stop button soon.
   const runStartedAt = performance.now();
   const offerStop = setTimeout(() => view.offerStop(runStartedAt), STOP_OFFER_MS);
@@ -112,11 +114,13 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
       allowedTools: request.allowedTools,
       maxSteps: request.maxSteps,
       model: deps.modelFor(request.model),
-      instructions: instructionsFor(request.persona),
+      instructions: memoryBlock ? `${instructionsFor(request.persona)}\n\n${memoryBlock}` : instructionsFor(request.persona),
       signal: run.controller.signal,
       collection: scope.guildId ?? undefined,
       // Passages said in a channel reach the run only when everyone it answers can view that channel.
       canViewChannel: runAudienceViewer(target.client, scope.guildId, request.askers, scope.channelId),
+      // Memory hookup 3: whom the turn answers, their own words, and where a stored note is shown.
+      ...deps.memberMemory?.runInput({ scope, messages: request.messages, target, beforePosting: () => steps.flushAndBreak() }),
       beforeTool: approvalGate({
         registry: deps.approvals.registry,
         target,
@@ -125,7 +129,7 @@ async function runTurnUntraced(deps: TurnDeps, request: TurnRun): Promise<TurnOu
         guildId: scope.guildId,
         signal: run.controller.signal,
         timeoutMs: deps.approvals.timeoutMs,
-        modeOf: (tool) => deps.rules.at(scope).approvalMode(tool),
+        modeOf: (tool, call) => deps.rules.at(scope).approvalMode(tool, call),
         beforePosting: () => steps.flushAndBreak(),
         audit: { guildSettings: deps.approvals.guildSettings, now: deps.now, logger: deps.logger, client: target.client },
       }),
@@ -220,7 +224,8 @@ async function finishTurn(deps: TurnDeps, request: TurnRun, result: AgentResult,
     await answer.finish('', false);
     return { kind: 'stopped', result, message: 'Stopped: the thread\'s memory was cleared.' };
   }
-  const saveNote = await saveExchange(deps.memory.conversations, key, userMessages, result, deps.logger);
+  // Memory hookup 2: the saved exchange is indexed for past-thread search.
+  const saveNote = await saveExchange(deps.memory.conversations, key, userMessages, result, deps.logger, deps.memberMemory?.indexer({ scope: request.scope, target }));
   if (postingEnded(stopCause)) {
     // The moderator's decision stands: nothing more goes into the thread, not even a notice.
     await answer.finish('', false);

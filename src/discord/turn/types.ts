@@ -13,6 +13,7 @@ import type { ApprovalRegistry } from './approvals.js';
 import type { AttachmentReader, AttachmentRef } from '../files/attachments.js';
 import type { RunRegistry } from '../runs/run-registry.js';
 import type { Rules } from '../rules/rules.js';
+import type { TurnMemory } from '../memory/turn-memory.js';
 
 /** What starting a turn needs, by concern; built once by the composition root. */
 export interface TurnDeps {
@@ -34,6 +35,8 @@ export interface TurnDeps {
     /** Counts the history's tokens (its cache lasts across turns). */
     tokenCounter: TokenCounter;
   };
+  /** Memory that outlives a thread (member notes, past-thread search); absent: none. */
+  memberMemory?: TurnMemory;
   /** How the thread shows a run: the fewest milliseconds between edits of a step-log message and of a streaming answer. */
   pacing: { stepLogIntervalMs: number; answerEditIntervalMs: number };
   /** Reads files attached to questions (images for vision models, text files); without it files get a note. */
