@@ -73,7 +73,7 @@ export function decodeEntry(raw: string): DecodedEntry {
  * spaces become one space, so a note cannot start a line of its own in a prompt), at most `maxChars`
  * characters (cut with an ellipsis).
  */
-export function cleanEntryText(text: string, maxChars: number): { text: string; shortened: boolean } {
+export function oneLineEntry(text: string, maxChars: number): { text: string; shortened: boolean } {
   const line = cleanText(text).replace(/\s+/gu, ' ').trim();
   const chars = [...line];
   if (chars.length <= maxChars) return { text: line, shortened: false };

@@ -15,7 +15,7 @@ import type { Backend, LogEntry } from '../backends/backend.js';
 import { checkId } from '../conversation-store.js';
 import { KeyedSerializer } from '../keyed-serializer.js';
 import {
-  cleanEntryText, decodeEntry, encodeEntry, encodeTombstone, MEMORY_LIMITS, sameWords,
+  oneLineEntry, decodeEntry, encodeEntry, encodeTombstone, MEMORY_LIMITS, sameWords,
   type EntryOrigin, type MemoryEntry, type MemoryLimits,
 } from './entry-records.js';
 
@@ -127,7 +127,7 @@ export function createMemberMemoryStore(options: MemberMemoryOptions): MemberMem
     add(guildId, userId, text, how) {
       const log = logKey(guildId, userId);
       return serial.run(log, async () => {
-        const clean = cleanEntryText(text, limits.maxChars);
+        const clean = oneLineEntry(text, limits.maxChars);
         if (!clean.text) return { status: 'empty' } as const;
         const before = await read(log);
         const same = before.live.find(({ entry }) => sameWords(entry.text, clean.text));
