@@ -14,6 +14,7 @@ import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { benchPlot } from './plot.js';
 import { benchMcp } from './mcp.js';
 import { benchScale } from './scale.js';
+import { benchMemory } from './memory.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -29,6 +30,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
+  ['memory', () => benchMemory()],
   ['mcp', () => benchMcp()],
   ['discord', () => benchDiscord()],
   ['team', () => benchTeam()],

@@ -10,8 +10,8 @@ import { defineTool, type Source } from '../src/agent/tool.js';
 import type { ThreadHit, ThreadIndex } from '../src/knowledge/thread-index/index.js';
 
 const parameters = z.object({
-  query: z.string().min(1).max(2_000).describe('Words to look for, e.g. "cache bug deploy"; a short question also works.'),
-  limit: z.number().int().min(1).max(8).default(5).describe('How many threads to return (1-8, default 5).'),
+  query: z.string().min(1).max(2_000).describe('Words to look for, e.g. "cache bug deploy".'),
+  limit: z.number().int().min(1).max(8).default(5).describe('Threads to return (1-8).'),
 });
 
 /** The `search_threads` tool over the thread index. */
@@ -19,10 +19,8 @@ export function createSearchThreadsTool(threads: Pick<ThreadIndex, 'search'>) {
   return defineTool({
     name: 'search_threads',
     description:
-      "Search this server's earlier threads with you (past conversations) by their words, and return excerpts with " +
-      'links to the threads. Use it when someone refers to something discussed before ("what did we decide about ...", ' +
-      '"last week\'s thread on ..."); cite the links. Only threads the people asking may see are searched. It matches ' +
-      'words, not meaning: if nothing is found, try other or fewer words.',
+      "Search this server's earlier threads with you by their words, for what was discussed before; returns excerpts " +
+      'with links to cite. Matches words, not meaning: try other words if nothing is found.',
     parameters,
     textParameter: 'query',
     aliases: ['search_history', 'past_threads', 'search_conversations'],

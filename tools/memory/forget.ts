@@ -9,8 +9,8 @@ import type { MemberMemoryStore, MemoryEntry } from '../../src/state/member-memo
 import { asksToForget, ownerOf } from './own-words.js';
 
 const parameters = z.object({
-  entry: z.string().min(1).max(300).describe('The note to forget: its id as listed (e.g. "#k3f9a2"), or words that appear in it.'),
-  member: z.string().max(100).optional().describe('Whose note it is, by name, when several people are asking; default: the person who asked.'),
+  entry: z.string().min(1).max(300).describe('Its id (e.g. "#k3f9a2") or words from it.'),
+  member: z.string().max(100).optional().describe('Whose note, by name, if several people are asking.'),
 });
 type Args = z.infer<typeof parameters>;
 
@@ -35,9 +35,7 @@ function matching(entries: readonly MemoryEntry[], wanted: string): MemoryEntry[
 export function createForgetTool(memory: Pick<MemberMemoryStore, 'list' | 'forget'>) {
   return defineTool({
     name: 'forget',
-    description:
-      'Remove one of the notes remembered for the person you are answering, when they ask you to forget it. ' +
-      'Give its id as listed in their notes (e.g. "#k3f9a2") or words from it.',
+    description: 'Remove a note kept for the person you answer, when they ask you to forget it.',
     parameters,
     textParameter: 'entry',
     aliases: ['forget_memory', 'unremember'],

@@ -34,7 +34,7 @@ export function threadIndexOver(store: ThreadStore, options: ThreadIndexOptions 
       if (terms.length === 0) return [];
       const limit = Math.max(1, Math.min(20, searchOptions.limit ?? 5));
       // Room for exchanges of one thread and for threads the searcher may not see.
-      const raw = await store.search(guildId, terms, Math.min(200, limit * 10), cutoff());
+      const raw = await store.search(guildId, terms, Math.min(100, limit * 4), cutoff());
       const answers = new Map<string, Promise<boolean>>();
       const visible = (channelId: string) => {
         const canView = searchOptions.canView;
