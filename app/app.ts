@@ -20,6 +20,8 @@ import type { Metrics } from '../src/ops/metrics.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
 import { auditWriter, buildAttachments, buildMetrics, buildRules, LogChannelPosts, openRuns, Teardown } from './parts.js';
+import { openAppThreads } from './memory.js';
+import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
 import { scaleParts } from './scale.js';
 import { startTelemetry } from './telemetry.js';
 
@@ -69,6 +71,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     teardown.add(() => storage.close());
     const knowledge = await openAppKnowledge(config, logger, { ...overrides.knowledge, readUrl: overrides.toolbox?.readUrl });
     teardown.add(() => knowledge?.close());
+    const threads = await openAppThreads(config, logger, { presenceTtlMs: overrides.knowledge?.presenceTtlMs });
+    teardown.add(() => threads?.close());
     // Traces (off unless OTEL_EXPORTER_OTLP_ENDPOINT is set); the REST proxy and spaced logins of a shard.
     const telemetry = config.ops.traces ? await startTelemetry(config.ops.traces, config.ops.shard) : undefined;
     teardown.add(() => telemetry?.shutdown());
@@ -84,6 +88,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     const mcpCalls: Array<(server: string, outcome: string) => void> = [];
     const core = await createCore(config, { ...overrides, wrapModel: (model) => measureModel(tracer ? tracer.wrapModel(model) : model, { observeModelRequest: (s, k) => timings.forEach((f) => f(s, k)) }) }, {
       knowledge: knowledge?.services.base,
+      memory: storage.memberMemory,
+      threads: threads?.index,
       // web_search counts each server's searches in the usage store.
       searchAllowance: (guildId, max) => limiter.takeDaily('web_search', guildId, max),
       logger,
@@ -95,7 +101,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     mcpCalls.push((server, outcome) => metrics.countMcpCall(server, outcome));
 
     const logChannel = new LogChannelPosts(logger);
-    const rules = buildRules(config, { storage, core, knowledge, logChannel, logger });
+    const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, logger });
     const turns = createTurns({
       engine: core.engine,
       modelFor: core.modelFor,
@@ -107,6 +113,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200, answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000 },
       attachments: buildAttachments(config, core, overrides.attachmentOrigins),
       approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit: auditWriter(storage, logChannel, now, logger) },
+      // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
+      memberMemory: createTurnMemory({
+        store: storage.memberMemory,
+        threads: threads && { index: threads.index, presence: threads.presence },
+        rules,
+        tokenBudget: config.storage.memoryTokenBudget ?? 600,
+        countTokens: (text) => core.tokenCounter.text(text),
+        logger,
+        now,
+      }),
       ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
       observers: {
         onEvent: (event) => {
@@ -121,7 +137,15 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     });
 
     const services: BotServices = {
-      turns: { ...turns, runs, queue, conversations: storage.conversations, claims: new OneTimeClaims(), pendingAsks: new PendingAsks({ now: () => now().getTime() }) },
+      turns: {
+        ...turns,
+        runs,
+        queue,
+        conversations: storage.conversations,
+        claims: new OneTimeClaims(),
+        pendingAsks: new PendingAsks({ now: () => now().getTime() }),
+        memory: { store: storage.memberMemory, threads: threads?.index },
+      },
       rules: {
         ...rules,
         // A getter: MCP servers add and change tools while the bot runs.

@@ -21,6 +21,7 @@ import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import { offerOnlyWhere, type ChangeRecord, type ChannelDefaults } from '../src/policy/index.js';
 import { CLAIM_TIMING, runReservation, type Storage, type ThreadQueue, type UsageLimiter } from '../src/state/index.js';
 import type { AppKnowledge } from './knowledge.js';
+import type { AppThreads } from './memory.js';
 
 /** Closers run last first, once: on a failed start and on stop alike. */
 export class Teardown {
@@ -88,8 +89,8 @@ export function buildMetrics(config: Config, parts: { core: Core; queue: ThreadQ
 }
 
 /** The rules of every place (src/discord/rules/rules.ts), over the guild settings and the engine's tools. */
-export function buildRules(config: Config, parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; logChannel: LogChannelPosts; logger: Logger }): Rules & { channelDefaults: ChannelDefaults } {
-  const { storage, core, knowledge, logChannel, logger } = parts;
+export function buildRules(config: Config, parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; threads?: AppThreads; logChannel: LogChannelPosts; logger: Logger }): Rules & { channelDefaults: ChannelDefaults } {
+  const { storage, core, knowledge, threads, logChannel, logger } = parts;
   // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
   // since it was enabled is suspended, and the server's log channel is told.
   const policy = createToolPolicy((guildId) => storage.guildSettings.get(guildId), () => core.engine.tools, logger, Date.now, (held) => {
@@ -97,7 +98,9 @@ export function buildRules(config: Config, parts: { storage: Storage; core: Core
     void logChannel.post(held.guildId, held.logChannelId, suspendedToolLine(held.tool));
   });
   // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
-  const allowedTools = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+  const withKnowledge = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+  // search_threads likewise, only in a server with threads indexed (cached the same way).
+  const allowedTools = threads ? offerOnlyWhere(withKnowledge, 'search_threads', threads.presence.has, logger) : withKnowledge;
   const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
   const rules = createRules({
     guildSettings: storage.guildSettings,

@@ -15,6 +15,7 @@ import { benchKnowledgeOffer } from './knowledge-offer.js';
 import { benchPlot } from './plot.js';
 import { benchMcp } from './mcp.js';
 import { benchScale } from './scale.js';
+import { benchMemory } from './memory.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -31,6 +32,7 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['knowledge', () => benchKnowledge()],
   ['knowledge-meaning', () => benchKnowledgeMeaning()],
   ['knowledge-offer', () => benchKnowledgeOffer()],
+  ['memory', () => benchMemory()],
   ['mcp', () => benchMcp()],
   ['discord', () => benchDiscord()],
   ['team', () => benchTeam()],

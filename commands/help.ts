@@ -25,6 +25,7 @@ export const help: Command = {
         '• On any message: **Apps → Ask about this message** asks me about it in a thread, with its text and files.',
         `• ${followUp} I remember the thread and know who said what.`,
         '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it; `/export` gives you its conversation as files.',
+        '• Ask me to remember something about you ("remember that I deploy on Fly.io") and I use it in my later answers to you in this server; `/memory` shows and removes your notes.',
         `• Tools I may use here: ${tools.length ? tools.join(', ') : 'none (I answer from what I know)'}. Moderators choose them with \`/tools\`.`,
         `• Here I show ${settings.display === 'full' ? 'every step' : settings.display === 'actions' ? 'the tools I call' : 'only answers'}, with up to ${settings.maxSteps} steps per question.`,
       ].join('\n'),

@@ -14,12 +14,14 @@ import { askAbout } from './ask-about.js';
 import { exportCommand } from './export.js';
 import { help } from './help.js';
 import { kb } from './kb.js';
+import { memory } from './memory.js';
+import { memoryForgetButton } from '../src/discord/buttons/memory-forget.js';
 import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, tools, settings, exportCommand, kb, askAbout, addToKnowledgeBase];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, kb, askAbout, addToKnowledgeBase];
 
-export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons];
+export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton];

@@ -4,7 +4,7 @@
  * members who can manage threads or the server; anyone else is told who may. A run going on in the
  * thread is stopped first and nothing of it is saved (even the thread's first run), messages waiting
  * for an answer are given up, and the thread always says who cleared its memory: the memory is never
- * wiped without that note.
+ * wiped without that note. The thread leaves past-thread search with it.
  */
 import {
   ActionRowBuilder,
@@ -28,7 +28,7 @@ import { describeError } from '../src/errors.js';
 const PREFIX = 'reset:';
 const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
 
-type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'dropWaiting'>; runtime: Pick<Runtime, 'logger'> };
+type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'dropWaiting' | 'memory'>; runtime: Pick<Runtime, 'logger'> };
 
 /**
  * The thread's starter: as recorded when the thread was opened. A thread from before starters were
@@ -111,6 +111,8 @@ export const reset: Command = {
           // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
           const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.${unanswered}`, allowedMentions: NO_MENTIONS });
           try {
+            // Out of past-thread search first: a thread that could not be removed there is not wiped either.
+            await ctx.turns.memory.threads?.forget(threadId);
             await ctx.turns.conversations.reset(threadId);
           } catch (error) {
             await note.delete().catch(() => undefined);

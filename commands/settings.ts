@@ -1,6 +1,6 @@
 /**
- * /settings — how much of each run the bot shows in a channel (`full` | `actions` | `answer`) and the
- * server's step limit. Moderators only, checked at registration and again at run time (like /tools);
+ * /settings — how much of each run the bot shows in a channel (`full` | `actions` | `answer`), the
+ * server's step limit, the model and persona, usage limits, and where memory is on (settings-memory.ts). Moderators only, checked at registration and again at run time (like /tools);
  * every change is audited and posted to the log channel.
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
@@ -16,9 +16,10 @@ import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-option
 import { allowModerator, saveChange } from './moderation.js';
 import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
 import { limitsCommand, limitsGroup } from './settings-limits.js';
+import { eraseMemory, eraseSubcommand, memoryLine, memorySubcommand, setMemory } from './settings-memory.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime'>;
+type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime' | 'turns'>;
 
 const LEVEL_WORDS: Record<DisplayLevel, string> = {
   full: 'every step (thoughts, tool calls, results)',
@@ -75,7 +76,8 @@ const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its c
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const here = ruleChannel(interaction.channel);
-  const current = channelSettings(await ctx.rules.store.get(interaction.guildId), { ...here, guildId: interaction.guildId }, ctx.rules.channelDefaults);
+  const stored = await ctx.rules.store.get(interaction.guildId);
+  const current = channelSettings(stored, { ...here, guildId: interaction.guildId }, ctx.rules.channelDefaults);
   const persona = current.persona ? `“${current.persona.length > 600 ? `${current.persona.slice(0, 599)}…` : current.persona}”` : 'none';
   return [
     `**Settings in <#${here.channelId}>**`,
@@ -83,13 +85,14 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
     `• Step limit: ${current.maxSteps} per question (${SOURCE_WORDS[current.maxStepsSource]}).`,
     `• Model: \`${current.model}\` (${SOURCE_WORDS[current.modelSource]}).`,
     `• Persona: ${persona}${current.persona ? ` (${SOURCE_WORDS[current.personaSource]})` : ''}.`,
+    memoryLine(stored, { ...here, guildId: interaction.guildId }),
   ].join('\n');
 }
 
 export const settings: Command = {
   data: new SlashCommandBuilder()
     .setName('settings')
-    .setDescription('What I show, my model, persona, step limit and usage limits here (moderators).')
+    .setDescription('What I show, my model, persona, step limit, memory and usage limits here (moderators).')
     .setContexts(InteractionContextType.Guild)
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
     .addSubcommand((s) =>
@@ -106,6 +109,8 @@ export const settings: Command = {
         .addIntegerOption((o) => o.setName('limit').setDescription(`${STEP_LIMIT.min}-${STEP_LIMIT.max}; leave out for the default`).setMinValue(STEP_LIMIT.min).setMaxValue(STEP_LIMIT.max)))
     .addSubcommand(modelSubcommand)
     .addSubcommand(personaSubcommand)
+    .addSubcommand(memorySubcommand)
+    .addSubcommand(eraseSubcommand)
     .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel'))
     .addSubcommandGroup(limitsGroup),
 
@@ -120,6 +125,8 @@ export const settings: Command = {
       else if (sub === 'step-limit') content = await setStepLimit(interaction, ctx);
       else if (sub === 'model') content = await setModel(interaction, ctx);
       else if (sub === 'persona') content = await setPersona(interaction, ctx);
+      else if (sub === 'memory') content = await setMemory(interaction, ctx);
+      else if (sub === 'memory-erase') content = await eraseMemory(interaction, ctx);
       else content = await show(interaction, ctx);
     } catch (error) {
       if (!(error instanceof OptionProblem)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');

@@ -67,6 +67,8 @@ export interface StorageConfig {
   keyvUrl: string;
   conversationTtlDays?: number;
   historyTokenBudget: number;
+  /** MEMORY_TOKEN_BUDGET: most tokens the members' remembered notes may take in a turn's prompt. Default 600. */
+  memoryTokenBudget?: number;
 }
 
 export interface KnowledgeConfig {
@@ -283,6 +285,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     keyvUrl: read.string('KEYV_URL') ?? 'sqlite://data/threadwise.sqlite',
     conversationTtlDays: ttl > 0 ? ttl : undefined,
     historyTokenBudget: read.int('HISTORY_TOKEN_BUDGET', 8_000, 500),
+    memoryTokenBudget: read.int('MEMORY_TOKEN_BUDGET', 600, 50, 20_000),
   };
   if (!/^(sqlite|redis|rediss|postgres|postgresql|memory):/.test(storage.keyvUrl)) {
     problems.push('KEYV_URL must start with sqlite://, redis://, rediss://, postgres:// or memory:.');

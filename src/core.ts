@@ -10,6 +10,8 @@ import type { ChatModel, FitContext } from './agent/types.js';
 import OpenAI from 'openai';
 import { builtinContextTokens } from './llm/context-window.js';
 import type { KnowledgeBase } from './knowledge/types.js';
+import type { ThreadIndex } from './knowledge/thread-index/index.js';
+import type { MemberMemoryStore } from './state/index.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type SearchAllowance, type Toolbox, type ToolboxOptions } from '../tools/index.js';
@@ -57,6 +59,10 @@ export interface Core {
 export interface CoreParts {
   /** The knowledge base, when configured: adds `search_knowledge` to the tools. */
   knowledge?: KnowledgeBase;
+  /** What members asked the bot to remember: adds `remember` and `forget`. */
+  memory?: MemberMemoryStore;
+  /** The server's past threads: adds `search_threads`. */
+  threads?: ThreadIndex;
   /** Where `web_search` counts each server's searches today (the usage store); none: no daily cap. */
   searchAllowance?: SearchAllowance;
   /** Where MCP servers' connections are logged (default: nowhere). */
@@ -86,6 +92,8 @@ export async function createCore(
     userAgent: config.tools.userAgent,
     calculator: { workers: config.tools.calculatorWorkers },
     knowledge: parts.knowledge,
+    memory: parts.memory,
+    threads: parts.threads,
     webSearch: config.tools.webSearch && { ...config.tools.webSearch, allowance: parts.searchAllowance },
     ...overrides.toolbox,
   });

@@ -96,7 +96,7 @@ describe('the rules of a place have one home', () => {
 
 describe('the Discord layer by concern', () => {
   /** The folders of src/discord/, from the top: a folder imports only folders below it (and the root's plain helpers). */
-  const LAYERS = [['messages', 'buttons'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text']];
+  const LAYERS = [['messages', 'buttons'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text', 'memory']];
   /** The root's routing and wiring: imported by nothing below the root. */
   const ROUTING = ['src/discord/bot.ts', 'src/discord/services.ts', 'src/discord/interactions.ts', 'src/discord/command.ts'];
   const folderOf = (file: string) => /^src\/discord\/([^/]+)\//.exec(file)?.[1];

@@ -5,6 +5,11 @@
 import type { ToolDefinition } from '../src/agent/tool.js';
 import type { KnowledgeBase } from '../src/knowledge/types.js';
 import { createDocumentParser, type DocumentParserOptions } from '../src/knowledge/parse/document-parser.js';
+import type { ThreadIndex } from '../src/knowledge/thread-index/index.js';
+import type { MemberMemoryStore } from '../src/state/member-memory/index.js';
+import { createForgetTool } from './memory/forget.js';
+import { createRememberTool } from './memory/remember.js';
+import { createSearchThreadsTool } from './search-threads.js';
 import { createCalculateTool } from './calculator/calculate.js';
 import { CalculatorPool, type CalculatorOptions } from './calculator/pool.js';
 import { currentTimeTool } from './current-time.js';
@@ -25,9 +30,10 @@ export type { SearchAllowance } from './web-search/web-search.js';
 /**
  * Names of every tool, in the order they are offered to the model. `search_knowledge` is built only
  * when the toolbox is given a knowledge base (it is off with a Redis KEYV_URL and no KNOWLEDGE_URL),
- * `web_search` only when a search provider is configured.
+ * `search_threads` only with the thread index (the same database), `remember` and `forget` only with
+ * the member memory store, `web_search` only when a search provider is configured.
  */
-export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'web_search', 'plot'] as const;
+export const TOOL_NAMES = ['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'search_threads', 'web_search', 'plot', 'remember', 'forget'] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -54,6 +60,10 @@ export interface ToolboxOptions {
   webSearch?: ProviderSettings & { dailyLimit: number; allowance?: SearchAllowance; timeoutMs?: number };
   /** The chart renderer's limits (code options: time and memory per chart). */
   plot?: PlotRendererOptions;
+  /** What members asked the bot to remember, for `remember` and `forget`; without it both are left out. */
+  memory?: Pick<MemberMemoryStore, 'add' | 'list' | 'forget' | 'limits'>;
+  /** The server's past threads, for `search_threads`; without it the tool is left out. Its owner closes it. */
+  threads?: Pick<ThreadIndex, 'search'>;
 }
 
 /** The tools, plus the resources behind them. */
@@ -81,8 +91,11 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       pdf: { parser: pdfParser, maxBytes: options.readUrl?.maxPdfBytes },
     }),
     search_knowledge: options.knowledge ? createSearchKnowledgeTool(options.knowledge) : undefined,
+    search_threads: options.threads ? createSearchThreadsTool(options.threads) : undefined,
     web_search: options.webSearch ? createWebSearchTool({ ...options.webSearch, userAgent: options.userAgent }) : undefined,
     plot: createPlotTool(charts),
+    remember: options.memory ? createRememberTool(options.memory) : undefined,
+    forget: options.memory ? createForgetTool(options.memory) : undefined,
   };
   return {
     tools: TOOL_NAMES.flatMap((name) => byName[name] ?? []),

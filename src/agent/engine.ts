@@ -72,6 +72,10 @@ export interface RunInput {
   collection?: string;
   /** Whether the member asking may view a channel (see ToolContext); absent: everything is visible. */
   canViewChannel?: ToolContext['canViewChannel'];
+  /** The people the run answers and their own words this turn (see ToolContext); absent: nobody in particular. */
+  askers?: ToolContext['askers'];
+  /** Where tools show a person what they did for them (see ToolContext). */
+  notify?: ToolContext['notify'];
 }
 
 export interface Engine {
@@ -127,7 +131,14 @@ export function createEngine(options: EngineOptions): Engine {
     const runner = new ToolRunner(index, {
       timeoutMs: defaults.toolTimeoutMs,
       maxOutputChars: defaults.maxToolOutputChars,
-      context: { ...context, collection: input.collection, canViewChannel: input.canViewChannel, cite: (source) => citations.cite(source) },
+      context: {
+        ...context,
+        collection: input.collection,
+        canViewChannel: input.canViewChannel,
+        cite: (source) => citations.cite(source),
+        askers: input.askers,
+        notify: input.notify,
+      },
       clock,
     });
     const plan: RunPlan = {

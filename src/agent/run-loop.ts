@@ -108,9 +108,10 @@ export class RunLoop {
       const decision = decisions[call.callId];
       if (!state.pending.calls.find((c) => c.callId === call.callId)?.needsApproval) return undefined;
       if (!decision) return { kind: 'observe', text: `The call ${call.tool} was not run: it needed a person's approval, and none was given.` };
-      return decision.approved ? { kind: 'run' } : { kind: 'observe', text: decision.note };
+      return decision.approved ? { kind: 'run', ...(decision.by ? { approvedBy: decision.by } : {}) } : { kind: 'observe', text: decision.note };
     };
-    await this.finishStep(step, prepared, decided);
+    const done = new Map(state.pending.calls.flatMap((c, i) => (c.done ? [[c.callId, { call: step.calls[i]!, output: c.done.output, ...(c.done.images ? { images: c.done.images } : {}) }] as const] : [])));
+    await this.finishStep(step, prepared, decided, done);
     this.remindedLastStep = false;
     return undefined;
   }
@@ -153,7 +154,7 @@ export class RunLoop {
       case 'tools': {
         const prepared = await this.prepare(next.calls, true);
         const waiting = await this.waitingFor(next.calls, prepared);
-        if (waiting.some((c) => c.needsApproval)) return this.interrupt(next, waiting);
+        if (waiting.some((c) => c.needsApproval)) return this.interrupt(next, prepared, waiting);
         await this.finishStep(next, prepared);
         this.remindedLastStep = false;
         return undefined;
@@ -183,21 +184,36 @@ export class RunLoop {
     return prepared;
   }
 
-  /** Which of a step's calls wait for a person (none without an approval rule; a bad call never waits). */
+  /**
+   * Which of a step's calls wait for a person: those the approval rule marks, and those whose tool says
+   * this call must wait (with why, and who may decide). None without an approval rule (the terminal asks
+   * in `beforeTool` instead); a bad call never waits.
+   */
   private async waitingFor(calls: PlannedCall[], prepared: PreparedCall[]): Promise<WaitingCall[]> {
-    const approval = this.plan.approval;
-    if (!approval) return [];
+    const rule = this.plan.approval;
+    if (!rule) return [];
     const waiting: WaitingCall[] = [];
     for (const [i, c] of calls.entries()) {
       const p = prepared[i]!;
-      const needsApproval = 'args' in p && (await approval({ tool: c.tool, input: p.args }));
-      waiting.push({ callId: c.callId, tool: c.tool, raw: c.raw, ...('args' in p ? { input: p.args } : {}), needsApproval });
+      const own = 'args' in p ? await this.plan.runner.approvalNeed(p) : undefined;
+      const needsApproval = 'args' in p && (own !== undefined || (await rule({ tool: c.tool, input: p.args })));
+      waiting.push({ callId: c.callId, tool: c.tool, raw: c.raw, ...('args' in p ? { input: p.args } : {}), needsApproval, ...(own ? { approval: own } : {}) });
     }
     return waiting;
   }
 
-  /** The run stops here with its state, the waiting step's calls not run: a person decides, and the run resumes. */
-  private interrupt(step: ToolStep, calls: WaitingCall[]): Ending {
+  /**
+   * The run stops here with its state: the calls of the step that need no person run now (their results
+   * are kept with the step), the others wait; a person decides, and the run resumes.
+   */
+  private async interrupt(step: ToolStep, prepared: PreparedCall[], calls: WaitingCall[]): Promise<Ending> {
+    const early = step.calls.flatMap((c, i) => (calls[i]!.needsApproval ? [] : [i]));
+    const results = await this.runCalls(early.map((i) => step.calls[i]!), early.map((i) => prepared[i]!));
+    const done = new Map(early.map((i, n) => [step.calls[i]!.callId, results[n]!]));
+    const kept = calls.map((c) => {
+      const result = done.get(c.callId);
+      return result ? { ...c, done: { output: result.output, ...(result.images ? { images: result.images } : {}) } } : c;
+    });
     const state: RunState = {
       v: 1,
       protocol: this.driver.name,
@@ -205,25 +221,39 @@ export class RunLoop {
       usage: { ...this.usage },
       messages: [...this.plan.messages],
       added: [...this.added],
-      pending: { assistant: step.assistant, calls },
+      pending: { assistant: step.assistant, calls: kept },
       sources: this.plan.citations.list(),
       files: filesToState(this.attachments),
       remindedLastStep: this.remindedLastStep,
       durationMs: 0,
     };
-    return { reason: 'interrupted', interruption: { state, waiting: calls.filter((c) => c.needsApproval) } };
+    return { reason: 'interrupted', interruption: { state, waiting: kept.filter((c) => c.needsApproval) } };
   }
 
   /**
    * Run (concurrently; results taken in call order) and show one step's tool calls, and keep the step in
-   * the transcript. `decided`: a decision already made for a call (a resumed run's approvals).
+   * the transcript. `decided`: a decision already made for a call (a resumed run's approvals); `done`:
+   * the results of calls that ran before the run stopped to wait (shown then, not run again).
    */
-  private async finishStep(step: ToolStep, prepared: PreparedCall[], decided?: (call: PlannedCall) => ToolDecision | undefined): Promise<void> {
+  private async finishStep(step: ToolStep, prepared: PreparedCall[], decided?: (call: PlannedCall) => ToolDecision | undefined, done?: ReadonlyMap<string, ObservationOut>): Promise<void> {
     const { plan } = this;
-    const pending = await this.start(step.calls, prepared, decided);
+    const todo = step.calls.flatMap((c, i) => (done?.has(c.callId) ? [] : [i]));
+    const ran = await this.runCalls(todo.map((i) => step.calls[i]!), todo.map((i) => prepared[i]!), decided);
+    const byId = new Map(todo.map((i, n) => [step.calls[i]!.callId, ran[n]!]));
+    const results = step.calls.map((c) => done?.get(c.callId) ?? byId.get(c.callId)!);
+    this.added.push(step.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, plan.maxSteps)));
+    const images = plan.toolImages?.(plan.model.model) ? imagesMessage(results) : undefined;
+    if (images) this.added.push(images);
+  }
+
+  /** Run calls (concurrently; results taken in call order), show each result, and collect their sources and files. */
+  private async runCalls(calls: PlannedCall[], prepared: PreparedCall[], decided?: (call: PlannedCall) => ToolDecision | undefined): Promise<ObservationOut[]> {
+    if (calls.length === 0) return [];
+    const { plan } = this;
+    const pending = await this.start(calls, prepared, decided);
     for (const p of pending) p.catch(() => undefined); // awaited below in call order; never unhandled
     const results: ObservationOut[] = [];
-    for (const [i, c] of step.calls.entries()) {
+    for (const [i, c] of calls.entries()) {
       const obs = await pending[i]!;
       for (const source of obs.sources) plan.citations.cite(source);
       if (obs.attachments) this.attachments.push(...obs.attachments);
@@ -231,9 +261,7 @@ export class RunLoop {
       const { output, isError, durationMs, truncated, attachments, images } = obs;
       this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}), ...(images ? { images } : {}) });
     }
-    this.added.push(step.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, plan.maxSteps)));
-    const images = plan.toolImages?.(plan.model.model) ? imagesMessage(results) : undefined;
-    if (images) this.added.push(images);
+    return results;
   }
 
   /** Start a step's calls: all at once, or one at a time when a person approves each. */
@@ -241,20 +269,34 @@ export class RunLoop {
     const { runner, signal, beforeTool } = this.plan;
     const step = this.steps;
     const progress = (call: PlannedCall) => (text: string) => this.emit({ type: 'progress', step, callId: call.callId, tool: call.tool, text });
-    if (!beforeTool && !decided) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
+    if (!beforeTool && !decided && !runner.mayAsk(prepared)) return prepared.map((p, i) => runner.execute(p, signal, this.deadline, progress(calls[i]!)));
     // A person decides one call at a time, in call order; the calls they let run still run side by side.
     const pending: Array<Promise<Observation>> = [];
     for (const [i, call] of calls.entries()) {
       const p = prepared[i]!;
-      const decision: ToolDecision =
-        ('error' in p ? undefined : decided?.(call)) ??
-        ('error' in p || !beforeTool ? { kind: 'run' } : await beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId }));
+      const decision: ToolDecision = ('error' in p ? undefined : decided?.(call)) ?? (await this.decide(call, p));
       if (decision.kind === 'stop') throw new StopRequested();
-      const running = decision.kind === 'observe' ? Promise.resolve(runner.injected(decision.text)) : runner.execute(p, signal, this.deadline, progress(call));
+      const running = decision.kind === 'observe'
+        ? Promise.resolve(runner.injected(decision.text))
+        : runner.execute(p, signal, this.deadline, progress(call), decision.approvedBy);
       running.catch(() => undefined); // awaited by the caller in call order; never unhandled if a later decision stops the run
       pending.push(running);
     }
     return pending;
+  }
+
+  /**
+   * What happens to one call: manual mode's hook decides, told when the tool itself says the call must
+   * wait for a person. Such a call with nobody to ask is not run, and the model is told why.
+   */
+  private async decide(call: PlannedCall, p: PreparedCall): Promise<ToolDecision> {
+    if ('error' in p) return { kind: 'run' };
+    const approval = await this.plan.runner.approvalNeed(p);
+    const { beforeTool } = this.plan;
+    if (!beforeTool) {
+      return approval ? { kind: 'observe', text: `The call to ${call.tool} was not run: ${approval.reason}. It needs a person's approval, and nobody can be asked here.` } : { kind: 'run' };
+    }
+    return beforeTool({ step: this.steps, tool: call.tool, input: p.args, callId: call.callId, ...(approval ? { approval } : {}) });
   }
 
   /** The last call when a limit is reached: no tools, and the model answers from what it has. */

@@ -2,21 +2,26 @@
 import type { Citations } from './citations.js';
 import type { ProtocolDriver } from './protocol.js';
 import type { ProtocolMemory } from './protocol-memory.js';
-import type { ToolDefinition } from './tool.js';
+import type { ToolApproval, ToolDefinition } from './tool.js';
 import type { ToolRunner } from './tool-runner.js';
 import type { ChatMessage, ChatModel, FitContext, ModelReply, ProtocolSetting, ToolSchema } from './types.js';
 
 /** What a person decides in manual mode (the terminal's `--step`, approval buttons) before a tool runs. */
-export type ToolDecision = { kind: 'run' } | { kind: 'observe'; text: string } | { kind: 'stop' };
+export type ToolDecision = { kind: 'run'; approvedBy?: string } | { kind: 'observe'; text: string } | { kind: 'stop' };
 
+/**
 /**
  * Whether a call needs a person's approval before it runs. Asked for every call of a step before any of
  * them runs; when one does, the run ends 'interrupted' with its state, and is resumed with the decisions.
  */
 export type NeedsApproval = (call: { tool: string; input: unknown }) => boolean | Promise<boolean>;
 
-/** Asked before each tool call runs, in call order; the run waits for the answer. */
-export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string }) => Promise<ToolDecision>;
+/**
+ * Asked before each tool call runs, in call order; the run waits for the answer (the terminal's manual
+ * mode). `approval` is set when the tool says this call must wait for a person
+ * (ToolDefinition.needsApproval): then only a person's approval may run it, and `approvedBy` says whose.
+ */
+export type BeforeTool = (call: { step: number; tool: string; input: unknown; callId: string; approval?: ToolApproval }) => Promise<ToolDecision>;
 
 /**
  * A budget shared with other runs and processes (a member's and a server's daily tokens), spent call by

@@ -6,7 +6,7 @@
  */
 import { describeError } from '../errors.js';
 import { cleanText } from './clean-text.js';
-import type { Source, ToolAttachment, ToolContext, ToolDefinition, ToolImage, ToolOutput } from './tool.js';
+import type { Source, ToolApproval, ToolAttachment, ToolContext, ToolDefinition, ToolImage, ToolOutput } from './tool.js';
 import { decodeArguments, type RawArguments } from './tool-arguments.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -36,16 +36,21 @@ class CallContext implements ToolContext {
   readonly collection: string | undefined;
   readonly canViewChannel: ToolContext['canViewChannel'];
   readonly cite: ToolContext['cite'];
+  readonly askers: ToolContext['askers'];
+  readonly notify: ToolContext['notify'];
   constructor(
     base: Omit<ToolContext, 'signal'>,
     private readonly makeSignal: () => AbortSignal,
     readonly progress: ((text: string) => void) | undefined,
+    readonly approvedBy: string | undefined,
   ) {
     this.fetch = base.fetch;
     this.now = base.now;
     this.collection = base.collection;
     this.canViewChannel = base.canViewChannel;
     this.cite = base.cite;
+    this.askers = base.askers;
+    this.notify = base.notify;
   }
 
   get signal(): AbortSignal {
@@ -78,10 +83,29 @@ export class ToolRunner {
   }
 
   /**
-   * Run a prepared call under its time limit, which `deadline` (epoch ms, the run's end) may shorten.
-   * Rejects only when the run itself is aborted through `signal`. `onProgress` hears a long call's progress.
+   * Whether the tool says this call must wait for a person (ToolDefinition.needsApproval), and why. A
+   * check that fails counts as "yes": a call nobody could clear is never run unasked.
    */
-  async execute(call: PreparedCall, signal?: AbortSignal, deadline = Infinity, onProgress?: (text: string) => void): Promise<Observation> {
+  async approvalNeed(call: PreparedCall): Promise<ToolApproval | undefined> {
+    if ('error' in call || !call.tool.needsApproval) return undefined;
+    try {
+      return await call.tool.needsApproval(call.args, this.options.context);
+    } catch (error) {
+      return { reason: `its approval check failed (${describeError(error)})` };
+    }
+  }
+
+  /** Whether any of these calls' tools may ask for a person's approval of their own. */
+  mayAsk(calls: readonly PreparedCall[]): boolean {
+    return calls.some((call) => 'tool' in call && call.tool.needsApproval !== undefined);
+  }
+
+  /**
+   * Run a prepared call under its time limit, which `deadline` (epoch ms, the run's end) may shorten.
+   * Rejects only when the run itself is aborted through `signal`. `onProgress` hears a long call's
+   * progress; `approvedBy` is the person who approved this call, if one did.
+   */
+  async execute(call: PreparedCall, signal?: AbortSignal, deadline = Infinity, onProgress?: (text: string) => void, approvedBy?: string): Promise<Observation> {
     const started = this.options.clock();
     const done = (output: string, isError: boolean, sources: Source[] = []): Observation => {
       const { text, truncated } = this.cut(output);
@@ -89,7 +113,7 @@ export class ToolRunner {
     };
     if ('error' in call) return done(call.error, true);
     try {
-      const result = await this.withTimeout(call.tool, call.args, signal, deadline, onProgress);
+      const result = await this.withTimeout(call.tool, call.args, signal, deadline, onProgress, approvedBy);
       if (typeof result === 'string') return done(result, false);
       const observation = done(result.output, false, result.sources);
       return {
@@ -115,6 +139,7 @@ export class ToolRunner {
     runSignal: AbortSignal | undefined,
     deadline: number,
     onProgress: ((text: string) => void) | undefined,
+    approvedBy: string | undefined,
   ): Promise<string | ToolOutput> {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs;
     // The same delay each call when the deadline is far, so Node reuses one timer list.
@@ -130,7 +155,7 @@ export class ToolRunner {
         if (stopReason !== undefined) controller.abort(stopReason);
       }
       return controller.signal;
-    }, onProgress);
+    }, onProgress, approvedBy);
     const message = limitMs < timeoutMs ? `${tool.name} was stopped: the run ran out of time.` : `${tool.name} took longer than ${timeoutMs} ms and was stopped.`;
     // One promise settled by whichever comes first: the tool, its time limit, or the run's abort. A tool
     // that ignores its signal therefore cannot hold the run.

@@ -40,6 +40,40 @@ export interface ToolOutput {
   images?: ToolImage[];
 }
 
+/**
+ * A person the run answers, with their own words in this turn (what they typed: not a message they
+ * quoted, not a file, not a tool's output), so a tool that acts for a person can tell what they asked.
+ */
+export interface Asker {
+  id: string;
+  name: string;
+  words: string;
+}
+
+/**
+ * Something a tool did for one of the people the run answers, for them to see where the run is shown
+ * (and to undo, by `ref`): a memory entry stored for them, say. The engine only passes it on.
+ */
+export interface ToolNotice {
+  /** What happened, as the tool names it (`remembered`); the place that shows it words it. */
+  kind: string;
+  /** The id of the asker it concerns. */
+  personId: string;
+  /** What it is about (untrusted text: cleaned and escaped where it is shown). */
+  text: string;
+  /** What the person may undo it by (the entry's id); absent: nothing to undo. */
+  ref?: string;
+}
+
+/**
+ * Why a call must wait for a person's approval whatever the moderators' approval rules say, and who
+ * may give it: a tool asks this of its own calls (`needsApproval`). No approver listed: the usual ones.
+ */
+export interface ToolApproval {
+  reason: string;
+  approvers?: ReadonlyArray<{ id: string; name: string }>;
+}
+
 /** Everything a tool may use from outside; injected so tests are deterministic. */
 export interface ToolContext {
   /** Aborted when the tool's timeout passes or the run is cancelled. Long work must watch it. */
@@ -63,6 +97,12 @@ export interface ToolContext {
    * outside a run: number from 1.
    */
   cite?: (source: Source) => number;
+  /** The people the run answers and their own words this turn; absent: nobody in particular (the terminal). */
+  askers?: readonly Asker[];
+  /** Shows a person what a tool did for them (and how to undo it); absent: nowhere to show it. */
+  notify?: (notice: ToolNotice) => Promise<void>;
+  /** Set when a person approved this very call (an approval button), to their id. */
+  approvedBy?: string;
 }
 
 export interface ToolDefinition<Args = any> {
@@ -96,6 +136,12 @@ export interface ToolDefinition<Args = any> {
   provenance?: { source: string; notes: string[] };
   /** Per-tool timeout in ms, overriding the run's default. */
   timeoutMs?: number;
+  /**
+   * Asked before a call runs, with its checked arguments: a reason (and who may approve) when this call
+   * must wait for a person whatever the approval rules say, else undefined. Without a way to ask a
+   * person (no `beforeTool`), such a call is not run and the model is told why.
+   */
+  needsApproval?(args: Args, ctx: Omit<ToolContext, 'signal'>): ToolApproval | undefined | Promise<ToolApproval | undefined>;
   run(args: Args, ctx: ToolContext): Promise<string | ToolOutput>;
 }
 

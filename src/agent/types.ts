@@ -3,7 +3,7 @@
  * unchanged), the model interface the engine calls, and the events and result of a run.
  */
 import type { RawArguments } from './tool-arguments.js';
-import type { Source, ToolAttachment, ToolImage } from './tool.js';
+import type { Source, ToolApproval, ToolAttachment, ToolImage } from './tool.js';
 
 export interface ToolCall {
   id: string;
@@ -188,6 +188,10 @@ export interface WaitingCall {
   input?: unknown;
   /** Whether this call waits for a decision (the others of the step run without one when the run resumes). */
   needsApproval: boolean;
+  /** Set when the tool itself says this call must wait (whatever the rules say): why, and who may decide. */
+  approval?: ToolApproval;
+  /** A call that needed nobody and ran before the run stopped: its result, given to the model on resume. */
+  done?: { output: string; images?: ToolImage[] };
 }
 
 /** Everything a resumed run needs. Version 1. */
@@ -214,7 +218,7 @@ export interface RunState {
 }
 
 /** A person's decision on one waiting call: run it, or not (the model is told `note`). */
-export type CallDecision = { approved: true } | { approved: false; note: string };
+export type CallDecision = { approved: true; by?: string } | { approved: false; note: string };
 
 /** How a run was interrupted: the state to resume from, and the calls that wait for a person. */
 export interface Interruption {

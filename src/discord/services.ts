@@ -3,7 +3,9 @@
  * the configuration, passed in, never pulled from module state. Five groups, one per concern:
  *
  * - `turns`: starting a turn and everything a turn in flight touches (runs, turns waiting for approval,
- *   the thread's queue and memory, questions being typed);
+ *   the thread's queue and memory, what members asked the bot to remember and past-thread search,
+ *   questions being typed). Member memory sits here, beside each thread's memory, because it is the same
+ *   concern (what the bot remembers, which a turn reads and writes) and `/reset` must clear both together;
  * - `rules`: the rules of each place, and the store moderators edit them in;
  * - `usage`: the usage counters and the limits every server starts from;
  * - `knowledge`: the servers' documents (absent when the knowledge base is off);
@@ -16,7 +18,8 @@ import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults } from '../policy/index.js';
-import type { ConversationStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ConversationStore, MemberMemoryStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ThreadIndex } from '../knowledge/thread-index/index.js';
 import type { AttachmentLoader } from './files/attachment-document.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { OneTimeClaims } from './runs/one-time-claims.js';
@@ -45,6 +48,16 @@ export interface TurnServices extends Turns {
   conversations: ConversationStore;
   /** Messages people are asking about while they type their question ("Ask about this message"). */
   pendingAsks: PendingAsks;
+  /** What members asked the bot to remember, and past-thread search (`/memory`, `/reset`, Forget buttons). */
+  memory: MemoryServices;
+}
+
+/** Memory that outlives a thread. */
+export interface MemoryServices {
+  /** Each member's notes per server (the tools, `/memory`, moderators' removals). */
+  store: MemberMemoryStore;
+  /** Past threads, indexed as they are saved; absent when the knowledge index's database is not there. */
+  threads?: Pick<ThreadIndex, 'forget'>;
 }
 
 /** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); and what moderators edit. */

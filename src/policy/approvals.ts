@@ -12,15 +12,23 @@ export type ApprovalMode = 'ask' | 'auto';
 
 export interface ApprovalVerdict {
   mode: ApprovalMode;
-  /** Which rule decided, or `default` (auto). */
-  source: AccessSource;
+  /** Which rule decided, `default` (auto), or `tool`: the tool said this call must wait. */
+  source: AccessSource | 'tool';
+}
+
+/** What is known about one call when its approval is decided. */
+export interface ApprovalCall {
+  /** The tool itself says this call must wait for a person (a memory entry nobody asked for): no rule can make it `auto`. */
+  required?: boolean;
 }
 
 /**
  * Whether calls to `tool` by a run in `scope` wait for Approve. The default is `auto`, or `ask` for a
- * tool that says `askByDefault` (an MCP tool its server does not mark read-only).
+ * tool that says `askByDefault` (an MCP tool its server does not mark read-only). A call the tool
+ * itself says must wait (`call.required`) waits whatever the rules say.
  */
-export function approvalMode(settings: Pick<GuildSettings, 'approvalRules'>, scope: AccessScope, tool: string | Pick<PolicyTool, 'name' | 'askByDefault'>): ApprovalVerdict {
+export function approvalMode(settings: Pick<GuildSettings, 'approvalRules'>, scope: AccessScope, tool: string | Pick<PolicyTool, 'name' | 'askByDefault'>, call?: ApprovalCall): ApprovalVerdict {
+  if (call?.required) return { mode: 'ask', source: 'tool' };
   const { name, askByDefault } = typeof tool === 'string' ? { name: tool, askByDefault: false } : tool;
   // The default of an approval rule set is "allowed" (auto); `network` turns it to "not allowed" (ask).
   const [verdict] = resolveToolAccess({ toolRules: settings.approvalRules ?? [] }, scope, [{ name, network: askByDefault === true }]);

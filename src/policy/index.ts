@@ -41,4 +41,14 @@ export {
   type LimitChange,
   type LimitSettings,
 } from './limits.js';
-export { approvalMode, toolsNeedingApproval, type ApprovalMode, type ApprovalVerdict } from './approvals.js';
+export { approvalMode, toolsNeedingApproval, type ApprovalCall, type ApprovalMode, type ApprovalVerdict } from './approvals.js';
+export {
+  MEMORY_KINDS,
+  MEMORY_TOOLS,
+  MEMORY_UNREADABLE,
+  memorySettings,
+  withMemorySetting,
+  withoutMemoryOff,
+  type MemoryKind,
+  type MemorySettings,
+} from './memory-settings.js';

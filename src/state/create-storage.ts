@@ -10,6 +10,7 @@ import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
 import { createWaitingTurnStore, type WaitingTurnStore } from './waiting-turn-store.js';
+import { createMemberMemoryStore, type MemberMemoryStore, type MemoryLimits } from './member-memory/index.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
@@ -27,6 +28,8 @@ export interface StorageDeps {
   timeouts?: Partial<BackendTimeouts>;
   /** Record migrations (tests inject some; the built-in table is empty). */
   migrations?: Migrations;
+  /** Member memory's caps (default 50 entries of about 300 characters) and entry ids (tests). */
+  memberMemory?: { limits?: Partial<MemoryLimits>; newId?: () => string };
 }
 
 /** Everything the bot keeps between messages. */
@@ -38,6 +41,8 @@ export interface Storage {
   readonly guildSettings: GuildSettingsStore;
   /** Turns waiting for a person's decision on a tool call (approvals that outlive a process). */
   readonly waitingTurns: WaitingTurnStore;
+  /** What members asked the bot to remember, per member per server. */
+  readonly memberMemory: MemberMemoryStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -74,6 +79,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
     conversations: createConversationStore({ backend, namespace, ttlMs, now, logger, migrations: deps.migrations }),
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
     waitingTurns: createWaitingTurnStore(backend, namespace),
+    memberMemory: createMemberMemoryStore({ backend, namespace, now, ...deps.memberMemory }),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);

@@ -76,6 +76,14 @@ export const GuildSettingsSchema = z.looseObject({
    * (MCP tools). A tool whose server changed it since is suspended until enabled again.
    */
   toolPins: z.record(z.string(), z.string()).optional(),
+  /**
+   * Where memory is on or off, by place as for `models`: member memory (`members`: the memory block and
+   * `remember`/`forget`) and past-thread search (`threads`). Absent: on.
+   */
+  memory: z.looseObject({
+    members: z.record(z.string(), z.boolean()).optional(),
+    threads: z.record(z.string(), z.boolean()).optional(),
+  }).optional(),
   updatedAt: z.number().optional(),
 });
 

@@ -28,6 +28,7 @@ export {
   type ToolRule,
 } from './guild-settings-schema.js';
 export { RECORD_VERSION, type Migrations } from './records.js';
+export * from './member-memory/index.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';

@@ -22,7 +22,18 @@ const RecordSchema = z.object({
   createdAt: z.number(),
   expiresAt: z.number(),
   /** The calls that wait, in call order, with the message that asks about each and its decision once made. */
-  calls: z.array(z.object({ callId: z.string(), tool: z.string(), described: z.string(), messageId: z.string().optional(), decision: Decision.optional() })),
+  calls: z.array(
+    z.object({
+      callId: z.string(),
+      tool: z.string(),
+      described: z.string(),
+      /** Why the tool itself holds this call back, and who alone may decide it (a member's own memory note). */
+      reason: z.string().optional(),
+      approvers: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+      messageId: z.string().optional(),
+      decision: Decision.optional(),
+    }),
+  ),
   /** The turn as its owner serialised it (who asks, where, the messages): read by the Discord layer. */
   turn: z.unknown(),
   /** The engine's state to resume from. */

@@ -51,7 +51,7 @@ describe('/ask end to end', () => {
     expect(original.content).toContain(`/channels/${fake.defaults.guildId}/${thread.id}/${answer.id}`);
 
     // What the model was offered: the default tools, never read_url.
-    expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
+    expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'plot', 'remember', 'forget']);
     // The conversation was saved under the thread.
     const saved = await h.storage.conversations.load(thread.id);
     expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);

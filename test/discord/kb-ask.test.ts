@@ -51,7 +51,7 @@ describe('the knowledge base in runs', () => {
   it('search_knowledge is offered only once the server has documents, and the answer lists the message link as a source', async () => {
     w = await startModeration();
     const { fake, model, guildId } = w;
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot', 'remember', 'forget']);
 
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     const link = `https://discord.com/channels/${guildId}/${fake.defaults.channelId}/${message.id}`;
@@ -66,7 +66,7 @@ describe('the knowledge base in runs', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'When is raid night?' } });
     const answer = await fake.waitForMessage(isFinalAnswer, 10_000, { since });
 
-    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'plot']);
+    expect(model.requests[first]!.body.tools!.map((t) => t.function.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'search_threads', 'plot', 'remember', 'forget']);
     const observation = model.requests[first + 1]!.body.messages.find((m) => m.role === 'tool')!;
     expect(observation.content).toContain('1 passage from this server\'s documents, best first:');
     expect(observation.content).toContain(`Link: ${link}`);
@@ -109,7 +109,7 @@ describe('the knowledge base in runs', () => {
     expect((await askOnce(w)).offered).toContain('search_knowledge');
   });
 
-  it('with a Redis KEYV_URL and no KNOWLEDGE_URL the knowledge base is off: /kb says why, and there is no search_knowledge', async () => {
+  it('with a Redis KEYV_URL and no KNOWLEDGE_URL the knowledge base is off: /kb says why, and there is no search_knowledge (nor search_threads)', async () => {
     // The bot's own storage is in memory (no Redis needed); the configuration is what turns the knowledge base off.
     const storage = await createStorage(loadConfig({ needDiscord: false, dotenvDir: false }, { OPENAI_API_KEY: 'k', KEYV_URL: 'memory:' }).storage);
     w = await startModeration({ env: { KEYV_URL: 'redis://127.0.0.1:6379' }, storage });
@@ -123,8 +123,8 @@ describe('the knowledge base in runs', () => {
     expect((await addFile(w, 'faq.md', FAQ)).content).toMatch(off);
     const message = fake.sendMessage({ userId: fake.defaults.otherUserId, content: RAID });
     expect((await addMessage(w, message.id)).content).toMatch(off);
-    expect(w.h.app.services.rules.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
-    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
+    expect(w.h.app.services.rules.tools.map((t) => t.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot', 'remember', 'forget']);
+    expect((await askOnce(w)).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot', 'remember', 'forget']);
   });
 
   it('a message from a mods-only channel is found by moderators only, in /kb search and in search_knowledge; the moderator is told', async () => {

@@ -24,7 +24,7 @@ describe('tool policy during runs', () => {
     await w.h.close({ keepFakes: true });
 
     w = await startModeration({ keyvUrl }, { fake, model });
-    expect((await askOnce(w, { channelId: fake.defaults.channelId })).offered).toEqual(['wikipedia', 'current_time', 'plot']);
+    expect((await askOnce(w, { channelId: fake.defaults.channelId })).offered).toEqual(['wikipedia', 'current_time', 'plot', 'remember', 'forget']);
     expect((await askOnce(w, { channelId: fake.defaults.otherChannelId })).offered).toContain('calculate');
     const audit = await command(fake, 'tools', sub('audit'), { userId: modId });
     expect(audit.content).toContain(`disabled \`calculate\` in <#${fake.defaults.channelId}>`);
@@ -52,7 +52,7 @@ describe('tool policy during runs', () => {
     expect(first!.body.tools).toBeUndefined();
     expect(first!.body.messages[0]!.content).not.toMatch(/^calculate:/m);
     expect(first!.body.messages[0]!.content).toMatch(/^wikipedia:/m);
-    expect(second!.body.messages.at(-1)!.content).toContain('Observation: Error: the tool "calculate" is not available here. Tools you can use: wikipedia, current_time, plot.');
+    expect(second!.body.messages.at(-1)!.content).toContain('Observation: Error: the tool "calculate" is not available here. Tools you can use: wikipedia, current_time, plot, remember, forget.');
     expect(calls).toEqual([]);
   });
 
@@ -79,7 +79,7 @@ describe('tool policy during runs', () => {
     release();
     await fake.waitForMessage(isFinalAnswer, 10_000);
     expect(model.requests[0]!.body.tools!.map((t) => t.function.name)).toContain('calculate');
-    expect(model.requests[1]!.body.tools!.map((t) => t.function.name)).toEqual(['wikipedia', 'current_time', 'plot']);
+    expect(model.requests[1]!.body.tools!.map((t) => t.function.name)).toEqual(['wikipedia', 'current_time', 'plot', 'remember', 'forget']);
   });
 });
 

@@ -33,8 +33,9 @@ describe('/tools end to end', () => {
     const reply = await command(fake, 'tools', sub('disable', { tool: 'calculate', channel: channelId }), { userId: modId });
     expect(reply.content).toBe(`✅ Done: disabled \`calculate\` in <#${channelId}>. Runs use it from their next step.`);
 
-    expect((await askOnce(w, { channelId })).offered).toEqual(['wikipedia', 'current_time', 'plot']);
-    expect((await askOnce(w, { channelId: otherChannelId })).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'plot']);
+    expect((await askOnce(w, { channelId })).offered).toEqual(['wikipedia', 'current_time', 'plot', 'remember', 'forget']);
+    // The first thread is saved by now, so the server has a past thread to search.
+    expect((await askOnce(w, { channelId: otherChannelId })).offered).toEqual(['calculate', 'wikipedia', 'current_time', 'search_threads', 'plot', 'remember', 'forget']);
 
     const listed = await command(fake, 'tools', sub('list'), { userId: modId, channelId });
     expect(listed.content).toContain(`⛔ \`calculate\`: channel rule (disabled in <#${channelId}>)`);
@@ -102,7 +103,7 @@ describe('/tools end to end', () => {
     const { fake, modId, guildId } = w;
     await command(fake, 'tools', sub('disable', { tool: 'calculate' }), { userId: modId });
     const unknown = await command(fake, 'tools', sub('enable', { tool: 'shell' }), { userId: modId });
-    expect(unknown.content).toBe('There is no tool named `shell`. Valid tools: `calculate`, `wikipedia`, `current_time`, `read_url`, `search_knowledge`, `plot`. Nothing was changed.');
+    expect(unknown.content).toBe('There is no tool named `shell`. Valid tools: `calculate`, `wikipedia`, `current_time`, `read_url`, `search_knowledge`, `search_threads`, `plot`, `remember`, `forget`. Nothing was changed.');
     const reset = await command(fake, 'tools', sub('reset', { tool: 'calculate' }), { userId: modId });
     expect(reset.content).toContain('reset `calculate` for the whole server (removed 1 rule: `calculate` disabled for the whole server)');
     const again = await command(fake, 'tools', sub('reset'), { userId: modId });
@@ -117,9 +118,9 @@ describe('/tools end to end', () => {
     const { fake, modId } = w;
     const all = fake.sendAutocomplete({ name: 'tools', userId: modId, focused: 'tool', options: sub('enable', { tool: '' }, 'tool') });
     await fake.waitForCallback(all.id);
-    expect((all.autocompleteChoices as Array<{ value: string }>).map((c) => c.value)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'plot']);
+    expect((all.autocompleteChoices as Array<{ value: string }>).map((c) => c.value)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'search_threads', 'plot', 'remember', 'forget']);
     const some = fake.sendAutocomplete({ name: 'tools', userId: modId, focused: 'tool', options: sub('disable', { tool: 'READ' }, 'tool') });
     await fake.waitForCallback(some.id);
-    expect(some.autocompleteChoices).toEqual([{ name: 'read_url (reaches the web: off by default)', value: 'read_url' }]);
+    expect(some.autocompleteChoices).toEqual([{ name: 'read_url (reaches the web: off by default)', value: 'read_url' }, { name: 'search_threads', value: 'search_threads' }]);
   });
 });

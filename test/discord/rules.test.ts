@@ -70,4 +70,22 @@ describe('the rules of a place', () => {
     expect(await here.approvalMode('calculate')).toBe('auto');
     expect(store.reads).toBe(0);
   });
+
+  it('memory is on by default, off where a moderator turned it off (channel over category over server), and off when unreadable or in a DM', async () => {
+    const settings = { ...defaultGuildSettings(), memory: { members: { G1: false, C1: true }, threads: { K1: false } } };
+    const { store, rules } = world(settings);
+    expect(await rules.at(SCOPE).memory()).toEqual({ members: true, membersSource: 'channel', threads: false, threadsSource: 'category' });
+    expect(await rules.at({ ...SCOPE, channelId: 'C2', categoryId: null }).memory()).toMatchObject({ members: false, membersSource: 'server', threads: true, threadsSource: 'default' });
+    expect(await rules.at(DM).memory()).toMatchObject({ members: false, threads: false });
+    store.failure = new StorageError('Storage read failed on sqlite (x): SQLITE_BUSY.');
+    expect(await rules.at(SCOPE).memory()).toMatchObject({ members: false, threads: false });
+  });
+
+  it('a call the tool itself holds back waits for approval whatever the rules say', async () => {
+    const settings = { ...defaultGuildSettings(), approvalRules: [{ tool: 'remember', allow: true }] };
+    const { rules } = world(settings);
+    expect(await rules.at(SCOPE).approvalMode('remember')).toBe('auto');
+    expect(await rules.at(SCOPE).approvalMode('remember', { required: true })).toBe('ask');
+    expect(await rules.at(DM).approvalMode('remember', { required: true })).toBe('ask');
+  });
 });

@@ -7,28 +7,33 @@ import { z } from 'zod';
 import { TOOL_NAMES, createToolbox } from '../../tools/index.js';
 import { safeToolNames } from '../../src/policy/index.js';
 import { outputOf, toolContext } from './helpers/tool-context.js';
+import { openMemoryBackend } from '../../src/state/backends/memory-backend.js';
+import { createMemberMemoryStore } from '../../src/state/member-memory/index.js';
 
 /** A knowledge base with nothing in it: enough for the toolbox to build search_knowledge. */
 const knowledge = { search: async () => [], hasDocuments: async () => false };
+/** A member memory store and a thread index with nothing in them: enough to build the memory tools and search_threads. */
+const memory = createMemberMemoryStore({ backend: openMemoryBackend(), namespace: 't', now: () => new Date() });
+const threads = { search: async () => [] };
 
 describe('the toolbox', () => {
   const webSearch = { provider: 'searxng' as const, url: 'http://127.0.0.1:9/', dailyLimit: 0 };
-  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests', knowledge, webSearch });
+  const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'threadwise-tests', knowledge, webSearch, memory, threads });
   afterAll(() => toolbox.close());
 
   it('lists every tool once, in the order of TOOL_NAMES', () => {
     expect(toolbox.tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
-    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'web_search', 'plot']);
+    expect(TOOL_NAMES).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'search_knowledge', 'search_threads', 'web_search', 'plot', 'remember', 'forget']);
   });
 
-  it('leaves search_knowledge out without a knowledge base (Redis and no KNOWLEDGE_URL), and web_search without a provider', async () => {
+  it('leaves search_knowledge and search_threads out without their index (Redis and no KNOWLEDGE_URL), the memory tools without the store, and web_search without a provider', async () => {
     const without = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x' });
     expect(without.tools.map((tool) => tool.name)).toEqual(['calculate', 'wikipedia', 'current_time', 'read_url', 'plot']);
     await without.close();
   });
 
-  it('turns the safe tools on by default (search_knowledge reads only the server\'s own documents, plot draws locally) and leaves read_url and web_search off', () => {
-    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'plot']);
+  it('turns the safe tools on by default (search_knowledge and search_threads read only the server\'s own documents and threads, plot draws locally, the memory tools keep a member\'s own notes) and leaves read_url and web_search off', () => {
+    expect(safeToolNames(toolbox.tools)).toEqual(['calculate', 'wikipedia', 'current_time', 'search_knowledge', 'search_threads', 'plot', 'remember', 'forget']);
   });
 
   it('gives every tool a description, a text-protocol parameter, examples and a JSON schema', () => {
@@ -56,7 +61,7 @@ describe('the toolbox', () => {
 
 describe('tool names', () => {
   it('never lets one tool answer to another tool\'s name or alias', () => {
-    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x', knowledge, webSearch: { provider: 'searxng', url: 'http://127.0.0.1:9/', dailyLimit: 0 } });
+    const toolbox = createToolbox({ wikipediaApiUrl: 'http://127.0.0.1:9/w/api.php', userAgent: 'x', knowledge, memory, threads, webSearch: { provider: 'searxng', url: 'http://127.0.0.1:9/', dailyLimit: 0 } });
     const names = toolbox.tools.flatMap((tool) => [tool.name, ...(tool.aliases ?? [])]);
     expect(new Set(names).size).toBe(names.length);
     return toolbox.close();

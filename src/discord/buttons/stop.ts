@@ -35,15 +35,15 @@ export const stopButton = {
     turns.runs.stop(runId, 'user');
     logger.info({ runId, threadId: run.threadId, by: interaction.user.id }, 'run stopped from Discord');
   },
-} satisfies ButtonEntry<{ turns: Pick<Turns, 'waitingAskers' | 'stopWaiting'> & { runs: RunRegistry }; runtime: { logger: Logger } }>;
+} satisfies ButtonEntry<{ turns: Pick<Turns, 'whoMayDecide' | 'stopWaiting'> & { runs: RunRegistry }; runtime: { logger: Logger } }>;
 
 /** No run goes on under this id: it may be a turn waiting for an approval, kept in storage. */
-async function stopWaiting(interaction: ButtonInteraction, id: string, turns: Pick<Turns, 'waitingAskers' | 'stopWaiting'>, logger: Logger): Promise<void> {
+async function stopWaiting(interaction: ButtonInteraction, id: string, turns: Pick<Turns, 'whoMayDecide' | 'stopWaiting'>, logger: Logger): Promise<void> {
   // Acknowledged before storage is read (privately: only a refusal has something to say).
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const askers = await turns.waitingAskers(id);
-  if (!askers) return void (await interaction.editReply({ content: 'That run has already finished.' }));
-  if (!askers.includes(interaction.user.id) && !moderator(interaction)) return void (await interaction.editReply({ content: WHO_MAY }));
+  const who = await turns.whoMayDecide(id);
+  if (!who) return void (await interaction.editReply({ content: 'That run has already finished.' }));
+  if (!who.askers.includes(interaction.user.id) && !moderator(interaction)) return void (await interaction.editReply({ content: WHO_MAY }));
   const stopped = await turns.stopWaiting(interaction.client, id);
   await interaction.editReply({ content: stopped ? 'Stopped.' : 'That run has already finished.' });
   if (stopped) logger.info({ runId: id, by: interaction.user.id }, 'a run waiting for approval was stopped from Discord');

@@ -9,6 +9,7 @@ import { ActionRowBuilder, ButtonBuilder, ButtonStyle } from 'discord.js';
 export const STOP_PREFIX = 'stop:';
 export const CONTINUE_PREFIX = 'continue:';
 export const APPROVAL_PREFIX = 'approve:';
+export const FORGET_PREFIX = 'memory-forget:';
 
 /** The row with the Stop button for run `runId`. */
 export function stopRow(runId: string): ActionRowBuilder<ButtonBuilder> {
@@ -29,5 +30,12 @@ export function approvalRow(key: string): ActionRowBuilder<ButtonBuilder> {
   return new ActionRowBuilder<ButtonBuilder>().addComponents(
     new ButtonBuilder().setCustomId(`${APPROVAL_PREFIX}${key}:yes`).setLabel('Approve').setStyle(ButtonStyle.Success),
     new ButtonBuilder().setCustomId(`${APPROVAL_PREFIX}${key}:no`).setLabel('Deny').setStyle(ButtonStyle.Secondary),
+  );
+}
+
+/** The Forget button under a "Remembered for …" line: `ownerId`'s note `entryId`, theirs alone to forget. */
+export function forgetRow(ownerId: string, entryId: string): ActionRowBuilder<ButtonBuilder> {
+  return new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder().setCustomId(`${FORGET_PREFIX}${ownerId}:${entryId}`).setLabel('Forget').setStyle(ButtonStyle.Secondary),
   );
 }

@@ -9,7 +9,9 @@
  * - settings: the bot's own defaults (what a channel shows, how many steps, which model);
  * - tools: the tool policy's last good read for that place, narrowed to tools that reach no network, else
  *   the built-in safe tools (a broken store never switches a tool on);
- * - approvals: a call waits for a person.
+ * - approvals: a call waits for a person;
+ * - memory: off (no memory block, no memory tools), so a place where a moderator turned it off never
+ *   gets it back during an outage.
  *
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
@@ -21,10 +23,14 @@ import {
   channelSettings,
   defaultChannelSettings,
   effectiveLimits,
+  memorySettings,
+  MEMORY_UNREADABLE,
   type AllowedTools,
+  type ApprovalCall,
   type ApprovalMode,
   type ChannelDefaults,
   type ChannelSettings,
+  type MemorySettings,
   type RunScope,
 } from '../../policy/index.js';
 import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../../state/index.js';
@@ -37,8 +43,13 @@ export interface PlaceRules {
   settings(): Promise<ChannelSettings>;
   /** The tools a run may use here now. */
   allowedTools(): Promise<ReadonlySet<string>>;
-  /** Whether calls to `tool` wait for a person here now; `ask` if that cannot be read. */
-  approvalMode(tool: string): Promise<ApprovalMode>;
+  /**
+   * Whether calls to `tool` wait for a person here now; `ask` if that cannot be read, and for a call the
+   * tool itself says must wait (`call.required`).
+   */
+  approvalMode(tool: string, call?: ApprovalCall): Promise<ApprovalMode>;
+  /** Whether member memory and past-thread search are on here; both off if that cannot be read. */
+  memory(): Promise<MemorySettings>;
 }
 
 export interface Rules {
@@ -83,14 +94,25 @@ export function createRules(deps: RulesDeps): Rules {
           }
         },
         allowedTools: () => deps.allowedTools(scope),
-        async approvalMode(tool) {
+        async approvalMode(tool, call) {
+          if (call?.required) return 'ask';
           if (!guildId) return 'auto';
           try {
             // Read afresh at each call: a moderator may change it while the run goes on.
-            return approvalMode(await deps.guildSettings.get(guildId), scope, { name: tool, askByDefault: deps.asksByDefault(tool) }).mode;
+            return approvalMode(await deps.guildSettings.get(guildId), scope, { name: tool, askByDefault: deps.asksByDefault(tool) }, call).mode;
           } catch (error) {
             deps.logger.warn({ err: error, guildId, tool }, 'could not read the approval rules; the call waits for approval');
             return 'ask';
+          }
+        },
+        async memory() {
+          // Memory belongs to a server's members: none in DMs.
+          if (!guildId) return MEMORY_UNREADABLE;
+          try {
+            return memorySettings(await read(guildId), scope);
+          } catch (error) {
+            deps.logger.warn({ err: error, guildId }, 'could not read guild settings; memory is off for this turn');
+            return MEMORY_UNREADABLE;
           }
         },
       };

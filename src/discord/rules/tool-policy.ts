@@ -2,12 +2,13 @@
  * The tools part of the rules (rules.ts): the `allowedTools(scope)` function reads the guild's settings on every call (the
  * engine asks before every step, so a moderator's change applies on the next step of a running run)
  * and resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
- * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change.
+ * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change;
+ * so are the memory tools where a moderator turned that memory off.
  */
 import type { AllowedTools, RunScope } from '../../policy/index.js';
 import type { Logger } from '../../logger.js';
 import type { GuildSettings } from '../../state/index.js';
-import { enabledToolNames, pinMismatch, resolveToolAccess, safeToolNames, type PolicyTool } from '../../policy/index.js';
+import { enabledToolNames, MEMORY_UNREADABLE, memorySettings, pinMismatch, resolveToolAccess, safeToolNames, withoutMemoryOff, type PolicyTool } from '../../policy/index.js';
 
 
 /** A tool held back in a guild because it changed since a moderator enabled it. */
@@ -37,9 +38,10 @@ export function createToolPolicy(
   const toolsNow = typeof toolList === 'function' ? toolList : () => toolList;
   // Tools that come and go are never among the safe defaults (they are off by default), so these hold.
   const tools = toolsNow();
-  const safeDefaults: ReadonlySet<string> = new Set(safeToolNames(tools));
-  // Outside a guild there are no rules: the built-in defaults are the whole policy.
-  const noRules = enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools));
+  // Memory tools are not among them: with nothing read, whether memory is on here is not known.
+  const safeDefaults: ReadonlySet<string> = withoutMemoryOff(new Set(safeToolNames(tools)), MEMORY_UNREADABLE);
+  // Outside a guild there are no rules: the built-in defaults are the whole policy (and no member memory).
+  const noRules = withoutMemoryOff(enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools)), MEMORY_UNREADABLE);
   /** `guild:tool` → the fingerprint already reported as suspended, so the log channel hears of a change once. */
   const reported = new Map<string, string>();
   const lastGood = new Map<string, ReadonlySet<string>>();
@@ -75,7 +77,9 @@ export function createToolPolicy(
       reported.set(seen, tool.fingerprint!);
       onSuspended?.({ guildId: scope.guildId, tool: tool.name, logChannelId: settings.logChannelId });
     }
-    lastGood.set(key, allowed);
-    return allowed;
+    // Memory a moderator turned off here takes its tools with it (`/settings memory`).
+    const here = withoutMemoryOff(allowed, memorySettings(settings, scope));
+    lastGood.set(key, here);
+    return here;
   };
 }

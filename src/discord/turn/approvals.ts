@@ -6,6 +6,7 @@
  * step are asked about one at a time, in call order. Whoever decides, in whichever process holds the
  * guild and however much later, resumes the turn from that state; Stop (still on the step log) ends it.
  */
+import { escapeDisplayName } from '../../agent/clean-text.js';
 import { describeAction } from '../../agent/describe.js';
 import type { Interruption } from '../../agent/engine.js';
 import { formatMs } from '../../duration.js';
@@ -37,8 +38,11 @@ export function shownCall(tool: string, input: unknown): string {
   return `\`${(described.length > 300 ? `${described.slice(0, 299)}…` : described).replace(/`/g, 'ˋ')}\``;
 }
 
-export function requestText(described: string, timeoutMs: number): string {
-  return `🔐 **Approval needed** before I run ${described}\n-# The person who asked, or a moderator, can decide. Waiting up to ${formatMs(timeoutMs)}.`;
+/** The request for a call: what it runs, why it waits when the tool says so, who may decide, for how long. */
+export function requestText(call: { described: string; reason?: string; approvers?: ReadonlyArray<{ name: string }> }, timeoutMs: number): string {
+  const reason = call.reason ? `\n-# Why: ${escapeDisplayName(call.reason, 200)}.` : '';
+  const who = call.approvers?.length ? `Only ${call.approvers.map((a) => `**${escapeDisplayName(a.name)}**`).join(' or ')} can decide.` : 'The person who asked, or a moderator, can decide.';
+  return `🔐 **Approval needed** before I run ${call.described}${reason}\n-# ${who} Waiting up to ${formatMs(timeoutMs)}.`;
 }
 
 export interface WaitDeps {
@@ -56,7 +60,14 @@ export async function waitForApproval(deps: WaitDeps, turn: TurnRecord, asked: N
   const now = deps.now().getTime();
   // A turn answering through an interaction can wait only while its webhook lives.
   const expiresAt = Math.min(now + deps.timeoutMs, turn.place.kind === 'interaction' ? turn.place.expiresAt : Infinity);
-  const calls = interruption.waiting.map((c) => ({ callId: c.callId, tool: c.tool, described: shownCall(c.tool, c.input) }));
+  const calls = interruption.waiting.map((c) => ({
+    callId: c.callId,
+    tool: c.tool,
+    described: shownCall(c.tool, c.input),
+    // A call the tool itself held back (a note nobody asked for) is decided by the people it names alone.
+    ...(c.approval ? { reason: c.approval.reason } : {}),
+    ...(c.approval?.approvers?.length ? { approvers: c.approval.approvers.map((a) => ({ id: a.id, name: a.name })) } : {}),
+  }));
   const waiting: WaitingTurn = { v: 1, turn, asked };
   const record: WaitingTurnRecord = {
     v: 1,
@@ -74,7 +85,7 @@ export async function waitForApproval(deps: WaitDeps, turn: TurnRecord, asked: N
   await deps.store.save(record);
   let request;
   try {
-    request = await view.post({ content: requestText(calls[0]!.described, expiresAt - now), components: [approvalRow(`${turn.id}:0`)] });
+    request = await view.post({ content: requestText(calls[0]!, expiresAt - now), components: [approvalRow(`${turn.id}:0`)] });
   } catch {
     await deps.store.remove(turn.id).catch(() => undefined);
     return undefined;

@@ -89,11 +89,15 @@ export function instructionsFor(persona: string | undefined): string {
 // calls with their results, the answer), in one append, before the answer is posted, so the memory holds
 // the turn even when Discord refuses the answer. A failure is logged and becomes a line under the answer.
 
-/** Save the exchange; '' when saved (or nothing to save into), else the note to show under the answer. */
-export async function saveExchange(conversations: Pick<ConversationStore, 'append'>, threadId: string | undefined, asked: readonly NewMessage[], result: AgentResult, logger: Logger): Promise<string> {
+/**
+ * Save the exchange; '' when saved (or nothing to save into), else the note to show under the answer.
+ * A saved exchange is then given to `index` (past-thread search), which never throws.
+ */
+export async function saveExchange(conversations: Pick<ConversationStore, 'append'>, threadId: string | undefined, asked: readonly NewMessage[], result: AgentResult, logger: Logger, index?: (messages: readonly NewMessage[]) => Promise<void>): Promise<string> {
   if (!threadId) return '';
   try {
     await conversations.append(threadId, [...asked, ...result.messages], result.usage);
+    await index?.([...asked, ...result.messages]);
     return '';
   } catch (error) {
     logger.error({ err: error, threadId }, 'could not save the conversation');

@@ -8,6 +8,7 @@ import type { Logger } from '../../logger.js';
 import type { ChangeRecord, RunScope } from '../../policy/index.js';
 import type { ConversationStore, LimitName, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
 import type { AttachmentReader } from '../files/attachments.js';
+import type { TurnMemory } from '../memory/turn-memory.js';
 import type { Rules } from '../rules/rules.js';
 import type { RunRegistry } from '../runs/run-registry.js';
 import type { AdmissionRules } from './admission.js';
@@ -31,6 +32,8 @@ export interface TurnDeps {
     /** Counts the history's tokens (its cache lasts across turns). */
     tokenCounter: TokenCounter;
   };
+  /** Memory that outlives a thread (member notes, past-thread search); absent: none. */
+  memberMemory?: TurnMemory;
   /** How the thread shows a run: the fewest milliseconds between edits of a step-log message and of a streaming answer. */
   pacing: { stepLogIntervalMs: number; answerEditIntervalMs: number };
   /** Reads files attached to questions (images for vision models, text files); without it files get a note. */

@@ -42,8 +42,11 @@ export interface Turns {
   start(origin: TurnOrigin): Promise<TurnOutcome>;
   /** Approve or Deny call `index` of waiting turn `id`; the last decision resumes it. */
   decide(client: Client<true>, id: string, index: number, decision: ApprovalDecision, pressedOn?: string): Promise<Pressed>;
-  /** Who may decide or stop waiting turn `id` (besides moderators); undefined when it no longer waits. */
-  waitingAskers(id: string): Promise<string[] | undefined>;
+  /**
+   * Who may decide call `index` of waiting turn `id` (or stop it, without an index): its askers and
+   * moderators, or only the people the tool named; undefined when it no longer waits.
+   */
+  whoMayDecide(id: string, index?: number): Promise<{ askers: string[]; only?: ReadonlyArray<{ id: string; name: string }> } | undefined>;
   /** Stop a turn that waits for approval; false when it was not waiting. */
   stopWaiting(client: Client<true>, id: string): Promise<boolean>;
   /** End the waiting turns of this process's guilds whose time is up. */
@@ -78,7 +81,7 @@ export function createTurns(deps: TurnDeps): Turns {
     checkInput: (scope, text) => checkInput(deps.admission, scope, text),
     start: (origin) => (origin.kind === 'follow-up' ? joinWaiting(origin) : startQuestion(origin)),
     decide: (client, id, index, decision, pressedOn) => waitingTurns.decide(client, id, index, decision, pressedOn),
-    waitingAskers: (id) => waitingTurns.askersOf(id),
+    whoMayDecide: (id, index) => waitingTurns.whoMay(id, index),
     stopWaiting: (client, id) => waitingTurns.stop(client, id),
     sweepWaiting: (client) => waitingTurns.sweep(client),
     async dropWaiting(client, threadId) {

@@ -69,18 +69,23 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
   if (turn.messages.length > 1) view.note(batchNote(turn.messages));
   for (const line of loaded.notes) view.note(line);
 
+  // The notes of the members this turn answers (only shared ones in a team turn).
+  const memory = deps.memberMemory;
+  const memoryBlock = await memory?.block({ scope, askers: turn.messages.map((m) => m.author), question: turn.messages.map((m) => m.text).join('\n') });
   const input: Omit<RunInput, 'messages'> = {
     // The members' and the server's tokens today, read before and recorded after every model call.
     callBudget: runBudget({ ticket: live.ticket, riders: live.riders, turn, model: turn.settings.model, tokens: deps.memory.tokenCounter, logger: log }),
     allowedTools: live.allowedTools,
     maxSteps: turn.settings.maxSteps,
     model: deps.modelFor(turn.settings.model),
-    instructions: instructionsFor(turn.settings.persona),
+    instructions: memoryBlock ? `${instructionsFor(turn.settings.persona)}\n\n${memoryBlock}` : instructionsFor(turn.settings.persona),
     signal: run.controller.signal,
     collection: scope.guildId ?? undefined,
     // Passages said in a channel reach the run only when everyone it answers can view that channel.
     canViewChannel: runAudienceViewer(target.client, scope.guildId, askers, scope.channelId),
     // Whether a call waits for a person where the payer asked: read at each call, so a change applies at once.
+    // Whom the turn answers and their own words, and where a note stored for them is shown (member memory).
+    ...memory?.runInput({ scope, messages: turn.messages, target, beforePosting: () => view.breakLog() }),
     approval: async ({ tool }) => (await deps.rules.at(scope).approvalMode(tool)) === 'ask',
   };
   let result: AgentResult | undefined;
@@ -111,7 +116,7 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     // `/reset` or a deleted question: the person wants this exchange gone, so nothing of it is saved.
     // A message deleted while the run answered it is kept only as the note that it was deleted.
     const asked = loaded.asked.map((m) => (m.messageId && run.deleted.has(m.messageId) ? { ...m, content: TAKEN_BACK } : m));
-    const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, asked, result, deps.logger);
+    const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, asked, result, deps.logger, memory?.indexer({ scope, target }));
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && result.answer !== undefined && key ? turn.payer : undefined;
     return await view.finish({ stopCause, continueFor, note });

@@ -93,6 +93,11 @@ export class ThreadView {
     }
   }
 
+  /** Write out what the log has, so what is posted next reads after it (a line a tool posts for a person). */
+  async breakLog(): Promise<void> {
+    await this.steps.flushAndBreak();
+  }
+
   /**
    * Post a message below the log (an approval request): what the log has is written out first, and
    * what comes after it reads after it.

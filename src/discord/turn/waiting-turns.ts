@@ -71,10 +71,16 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
   }
 
   return {
-    /** Who may decide or stop a waiting turn: anyone it answers (moderators may too, checked by the caller). */
-    async askersOf(id: string): Promise<string[] | undefined> {
+    /**
+     * Who may decide call `index` of a waiting turn (or stop it, without an index): anyone it answers, and
+     * moderators (checked by the caller); a call the tool held back for its owner, only the people it
+     * names. Undefined when it no longer waits.
+     */
+    async whoMay(id: string, index?: number): Promise<{ askers: string[]; only?: ReadonlyArray<{ id: string; name: string }> } | undefined> {
       const record = await store.get(id);
-      return record && record.status === 'waiting' ? askersOf(waitingTurnOf(record).turn) : undefined;
+      if (!record || record.status !== 'waiting') return undefined;
+      const only = index === undefined ? undefined : record.calls[index]?.approvers;
+      return { askers: askersOf(waitingTurnOf(record).turn), ...(only?.length ? { only } : {}) };
     },
 
     /** Approve or Deny call `index` of turn `id`. The last decision resumes the turn. */
@@ -166,7 +172,7 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
     const messages = placeMessages(client, waitingTurnOf(record).turn.place);
     let messageId: string | undefined;
     try {
-      messageId = await messages.post(requestText(call.described, Math.max(0, record.expiresAt - deps.now().getTime())), [approvalRow(`${record.id}:${index}`)]);
+      messageId = await messages.post(requestText(call, Math.max(0, record.expiresAt - deps.now().getTime())), [approvalRow(`${record.id}:${index}`)]);
     } catch (error) {
       logger.warn({ err: error, turnId: record.id }, 'could not ask about the next waiting call; it is not run');
     }
@@ -187,6 +193,6 @@ const RESUMING_GRACE_MS = 60 * 60_000;
 /** The decisions, as the engine's resume takes them. */
 function decisionsOf(record: WaitingTurnRecord): Record<string, CallDecision> {
   return Object.fromEntries(
-    record.calls.map((c) => [c.callId, c.decision?.approved ? { approved: true } : { approved: false, note: `The call ${c.described} was not run: a person denied it. Carry on without it, or explain what you wanted it for.` }]),
+    record.calls.map((c) => [c.callId, c.decision?.approved ? { approved: true, by: c.decision.by.id } : { approved: false, note: `The call ${c.described} was not run: a person denied it. Carry on without it, or explain what you wanted it for.` }]),
   );
 }

@@ -1,0 +1,47 @@
+/**
+ * What `/memory` shows: a member's notes as a private list with their ids (as long as fits one message),
+ * and the export file. Notes are untrusted text, escaped so they cannot format or ping.
+ */
+import { escapeDisplayName } from '../src/agent/clean-text.js';
+import type { MemorySettings } from '../src/policy/index.js';
+import type { MemoryEntry, MemoryLimits } from '../src/state/index.js';
+
+const LIMIT = 1_900;
+
+/** `#id text…` in a few words, for autocomplete and lists. */
+export function entryLabel(entry: MemoryEntry, chars = 80): string {
+  const text = [...entry.text].length > chars ? `${[...entry.text].slice(0, chars - 1).join('')}…` : entry.text;
+  return `#${entry.id} ${text}`;
+}
+
+/** The `/memory show` reply. */
+export function notesList(entries: readonly MemoryEntry[], limits: MemoryLimits, memory: Pick<MemorySettings, 'members'>): string {
+  const off = memory.members ? '' : '\n-# Member memory is off in this channel: I do not use your notes here (moderators decide with `/settings memory`).';
+  if (entries.length === 0) return `You have no notes in this server. Ask me to remember something ("remember that I deploy on Fly.io") and it shows up here.${off}`;
+  const head = `**Your notes in this server** (${entries.length} of ${limits.maxEntries}, newest first)`;
+  const foot = '-# Used only in answers to you; in a thread answering several people, only notes marked 🔓 shared. `/memory forget`, `/memory clear`, `/memory share`, `/memory export`.' + off;
+  const lines: string[] = [];
+  let used = head.length + foot.length + 60;
+  const newest = [...entries].reverse();
+  for (const [i, entry] of newest.entries()) {
+    const line = `• \`#${entry.id}\` ${entry.shared ? '🔓 ' : ''}${escapeDisplayName(entry.text, 300)} · ${new Date(entry.at).toISOString().slice(0, 10)}${entry.how === 'approved' ? ', approved by you' : ''}`;
+    if (used + line.length + 1 > LIMIT) {
+      lines.push(`…and ${newest.length - i} older: \`/memory export\` has them all.`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return [head, ...lines, foot].join('\n');
+}
+
+/** The export file's content: the member's notes as data. */
+export function notesExport(entries: readonly MemoryEntry[], where: { guildId: string; memberId: string; memberName: string; now: Date }): string {
+  return `${JSON.stringify({
+    format: 'threadwise-memory/1',
+    guildId: where.guildId,
+    member: { id: where.memberId, name: where.memberName },
+    exportedAt: where.now.toISOString(),
+    entries: entries.map((e) => ({ id: e.id, text: e.text, shared: e.shared, storedAt: new Date(e.at).toISOString(), how: e.how })),
+  }, null, 2)}\n`;
+}
