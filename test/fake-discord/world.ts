@@ -7,6 +7,7 @@ import {
 } from './permissions.js';
 import {
   ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeMessage, type FakeRole, type FakeUser,
+  type FakeWebhook,
 } from './records.js';
 import type { SnowflakeCounter } from './snowflake.js';
 
@@ -16,6 +17,22 @@ export interface NewChannel {
   parentId?: string | null;
   topic?: string | null;
   id?: string;
+  /** Minutes (60, 1440, 4320, 10080) copied onto new threads that name none. */
+  defaultAutoArchiveDuration?: number;
+  /** Forum and media channels: their tags, REQUIRE_TAG, and the slow mode copied onto new posts. */
+  forum?: { availableTags?: NewForumTag[]; requireTag?: boolean; defaultThreadRateLimitPerUser?: number };
+}
+
+/** A tag as a moderator creates it; `emoji` is a unicode emoji. */
+export interface NewForumTag {
+  name: string;
+  moderated?: boolean;
+  emoji?: string;
+}
+
+/** Thread-only channels: forum and media (threads.mdx, Forums and Media Channels). */
+export function isThreadOnly(channel: { type: number }): boolean {
+  return channel.type === ChannelKind.GuildForum || channel.type === ChannelKind.GuildMedia;
 }
 
 export interface NewThread {
@@ -27,6 +44,10 @@ export interface NewThread {
   autoArchiveDuration?: number;
   /** Use the starter message's id as the thread id, as Discord does. */
   starterMessageId?: string | null;
+  /** A new id chosen beforehand (a forum post and its first message share it). */
+  id?: string;
+  appliedTags?: string[];
+  rateLimitPerUser?: number;
 }
 
 export class FakeWorld {
@@ -36,6 +57,7 @@ export class FakeWorld {
   readonly members = new Map<string, FakeMember>();
   readonly channels = new Map<string, FakeChannel>();
   readonly messages = new Map<string, FakeMessage>();
+  readonly webhooks = new Map<string, FakeWebhook>();
   readonly #channelMessages = new Map<string, string[]>();
 
   constructor(private readonly ids: SnowflakeCounter, readonly botId: string) {}
@@ -105,7 +127,17 @@ export class FakeWorld {
       id: init.id ?? this.nextId(), guildId, type: init.type ?? ChannelKind.GuildText, name: init.name,
       parentId: init.parentId ?? null, position, topic: init.topic ?? null, overwrites: [],
       rateLimitPerUser: 0, lastMessageId: null, messageCount: 0, thread: null,
+      ...(init.defaultAutoArchiveDuration ? { defaultAutoArchiveDuration: init.defaultAutoArchiveDuration } : {}),
     };
+    if (isThreadOnly(channel)) {
+      channel.forum = {
+        availableTags: (init.forum?.availableTags ?? []).map((t) => ({
+          id: this.nextId(), name: t.name, moderated: t.moderated ?? false, emojiId: null, emojiName: t.emoji ?? null,
+        })),
+        requireTag: init.forum?.requireTag ?? false,
+        defaultThreadRateLimitPerUser: init.forum?.defaultThreadRateLimitPerUser ?? 0,
+      };
+    }
     this.channels.set(channel.id, channel);
     return channel;
   }
@@ -114,15 +146,18 @@ export class FakeWorld {
     const now = new Date().toISOString();
     const ownerId = init.ownerId ?? this.botId;
     const thread: FakeChannel = {
-      id: init.starterMessageId ?? this.nextId(), guildId: parent.guildId,
+      id: init.starterMessageId ?? init.id ?? this.nextId(), guildId: parent.guildId,
       type: init.type ?? ChannelKind.PublicThread, name: init.name, parentId: parent.id, position: 0,
-      topic: null, overwrites: [], rateLimitPerUser: 0, lastMessageId: null, messageCount: 0,
+      topic: null, overwrites: [], rateLimitPerUser: init.rateLimitPerUser ?? 0, lastMessageId: null, messageCount: 0,
       thread: {
         ownerId, archived: init.archived ?? false, locked: init.locked ?? false,
-        autoArchiveDuration: init.autoArchiveDuration ?? 4320, archiveTimestamp: now, createTimestamp: now,
-        invitable: true, memberIds: new Set([ownerId]), starterMessageId: init.starterMessageId ?? null,
+        autoArchiveDuration: init.autoArchiveDuration ?? parent.defaultAutoArchiveDuration ?? 4320,
+        archiveTimestamp: now, createTimestamp: now, invitable: true, memberIds: new Set([ownerId]),
+        starterMessageId: init.starterMessageId ?? null, appliedTags: init.appliedTags ?? [],
       },
     };
+    // threads.mdx, Forum and Media Channel Fields: a forum's last_message_id is its newest post.
+    if (isThreadOnly(parent)) parent.lastMessageId = thread.id;
     this.channels.set(thread.id, thread);
     return thread;
   }
@@ -169,7 +204,7 @@ export class FakeWorld {
     const channel = this.channels.get(message.channelId);
     if (channel && (message.flags & 64) === 0) {
       channel.lastMessageId = message.id;
-      channel.messageCount += 1;
+      if (message.counted !== false) channel.messageCount += 1;
     }
   }
 
