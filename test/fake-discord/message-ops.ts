@@ -25,7 +25,7 @@ function allowedFlags(flags: unknown, source: MessageSource): number {
 
 /** Interaction responses and follow-ups are webhooks: their mention defaults differ from a channel send. */
 export function mentionSourceOf(source: MessageSource): MentionSource {
-  return source === 'interaction-response' || source === 'followup' ? 'webhook' : 'message';
+  return source === 'interaction-response' || source === 'followup' || source === 'webhook' ? 'webhook' : 'message';
 }
 
 /** The message being replied to, or undefined to send a plain message; throws when Discord refuses the reply. */
@@ -57,7 +57,8 @@ export function buildMessage(core: FakeCore, init: NewMessage): FakeMessage {
   const content = typeof body.content === 'string' ? body.content : '';
   const embeds = Array.isArray(body.embeds) ? body.embeds : [];
   const components = Array.isArray(body.components) ? body.components : [];
-  assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
+  // System messages (a member joined, a thread was created) are Discord's own and may be empty.
+  if (init.source !== 'system') assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
   return {
     id: core.world.nextId(), channelId: channel.id, guildId: channel.guildId, authorId: init.authorId,
     type: init.type ?? (replied ? MessageKind.Reply : MessageKind.Default), content, embeds, components, attachments,
