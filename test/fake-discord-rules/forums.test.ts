@@ -3,7 +3,7 @@ import {
 } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeChannel } from '../fake-discord/index.js';
-import { api, nextEvent, type Rig, recordDispatches, rejection, startRig } from './helpers.js';
+import { api, nextEvent, type Rig, recordDispatches, rejection, slash, startRig } from './helpers.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -134,5 +134,14 @@ describe('forum and media channels', () => {
     expect((await thread.fetchStarterMessage({ force: true }))?.content).toBe('with a picture');
     await thread.send('welcome!');
     expect(fake.botMessages(thread.id).map((m) => m.content)).toEqual(['welcome!']);
+  });
+
+  it('a slash command cannot be typed in a forum itself, only inside its posts', async () => {
+    rig = await startRig({ intents, commands: [slash('ask')] });
+    const { fake } = rig;
+    const { record } = await forumOf(rig);
+    expect(() => fake.sendSlashCommand({ name: 'ask', channelId: record.id })).toThrow(/forum/);
+    const { thread } = fake.createForumPost({ forumId: record.id, title: 'Q', content: 'first', tags: ['question'] });
+    expect(fake.sendSlashCommand({ name: 'ask', channelId: thread.id }).channelId).toBe(thread.id);
   });
 });

@@ -1,4 +1,6 @@
-import { Events, GatewayIntentBits, type Message, MessageType, type TextChannel, type ThreadChannel } from 'discord.js';
+import {
+  Events, GatewayIntentBits, type Message, MessageFlags, MessageReferenceType, MessageType, type TextChannel, type ThreadChannel,
+} from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nextEvent, type Rig, recordDispatches, rejection, startRig } from './helpers.js';
 
@@ -104,5 +106,25 @@ describe('replies and references', () => {
     const member = fake.addThread({ name: 'from alice', messageId: own.id, ownerId: fake.defaults.userId });
     expect(member.id).toBe(own.id);
     expect(fake.messagesIn(member.id, { includeStarter: true }).map((m) => [m.type, m.authorId])).toEqual([[21, fake.defaults.userId]]);
+  });
+
+  it('a forward is an empty message with a type-1 reference to the original and its snapshot, even from a channel the reader cannot view', async () => {
+    rig = await startRig({ intents });
+    const { fake } = rig;
+    const staff = fake.addChannel({ name: 'staff', parentId: fake.defaults.categoryId });
+    fake.setPermissions({ channelId: staff.id, target: 'everyone', deny: ['ViewChannel'] });
+    fake.setPermissions({ channelId: staff.id, target: fake.defaults.userId, allow: ['ViewChannel'] });
+    const secret = fake.sendMessage({ channelId: staff.id, content: 'the plan' });
+    let id: string | undefined;
+    const seen = created(rig, () => id);
+    id = fake.forwardMessage({ messageId: secret.id, channelId: fake.defaults.channelId }).id;
+    const [forward] = await seen;
+    expect([forward.content, forward.type, forward.flags.has(MessageFlags.HasSnapshot)]).toEqual(['', MessageType.Default, true]);
+    expect(forward.reference).toEqual({ type: MessageReferenceType.Forward, messageId: secret.id, channelId: staff.id, guildId: fake.defaults.guildId });
+    expect(forward.messageSnapshots.get(secret.id)?.content).toBe('the plan');
+    fake.editUserMessage(secret.id, 'a changed plan');
+    const again = await general(rig).messages.fetch({ message: forward.id, force: true });
+    expect(again.messageSnapshots.first()?.content).toBe('the plan');
+    expect(() => fake.forwardMessage({ messageId: secret.id, userId: fake.defaults.otherUserId })).toThrow(/ViewChannel/);
   });
 });

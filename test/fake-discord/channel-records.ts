@@ -1,6 +1,7 @@
 /**
  * Channel records of the fake world: channels, threads (with their metadata), the settings of
- * thread-only channels (forum and media) and the webhooks that post into channels.
+ * thread-only channels (forum and media) and the webhooks that post into channels; and the inputs
+ * that create channels and threads.
  */
 
 /** A channel permission overwrite: type 0 = role, 1 = member. */
@@ -83,4 +84,38 @@ export interface FakeWebhook {
   name: string;
   channelId: string;
   guildId: string;
+}
+
+export interface NewChannel {
+  name: string;
+  type?: number;
+  parentId?: string | null;
+  topic?: string | null;
+  id?: string;
+  /** Minutes (60, 1440, 4320, 10080) copied onto new threads that name none. */
+  defaultAutoArchiveDuration?: number;
+  /** Forum and media channels: their tags, REQUIRE_TAG, and the slow mode copied onto new posts. */
+  forum?: { availableTags?: NewForumTag[]; requireTag?: boolean; defaultThreadRateLimitPerUser?: number };
+}
+
+/** A tag as a moderator creates it; `emoji` is a unicode emoji. */
+export interface NewForumTag {
+  name: string;
+  moderated?: boolean;
+  emoji?: string;
+}
+
+export interface NewThread {
+  name: string;
+  type?: number;
+  ownerId?: string;
+  archived?: boolean;
+  locked?: boolean;
+  autoArchiveDuration?: number;
+  /** Use the starter message's id as the thread id, as Discord does. */
+  starterMessageId?: string | null;
+  /** A new id chosen beforehand (a forum post and its first message share it). */
+  id?: string;
+  appliedTags?: string[];
+  rateLimitPerUser?: number;
 }

@@ -8,7 +8,7 @@ import { ApiError } from './api-error.js';
 import { ActingUsers } from './acting.js';
 import { systemMessage, type SystemMessageInput, webhookMessage, type WebhookMessageInput } from './automated-messages.js';
 import { createPost, type CreatedPost } from './forum.js';
-import { requireUserPermissions, userEdit } from './member-messages.js';
+import { requireUserPermissions, userEdit, userForward } from './member-messages.js';
 import { removeMessages } from './message-dispatch.js';
 import { Permission } from './permissions.js';
 import type { FakeChannel, FakeMessage, FakeUser, FakeWebhook } from './records.js';
@@ -70,6 +70,17 @@ export abstract class Conversations extends ActingUsers {
     const message = this.core.world.messages.get(messageId);
     if (!message) throw new Error(`fake-discord: no message ${messageId}`);
     return userEdit(this.core, message, content);
+  }
+
+  /**
+   * A member forwards a message into a channel they may write in: an empty message with a type-1
+   * `message_reference` to the original and its `message_snapshots` (what it said then). The original's
+   * channel may be one the bot or other members cannot view.
+   */
+  forwardMessage(input: { messageId: string; channelId?: string; userId?: string }): FakeMessage {
+    return userForward(this.core, {
+      messageId: input.messageId, channelId: input.channelId ?? this.defaults.channelId, userId: input.userId ?? this.defaults.userId,
+    });
   }
 
   /** A moderator deletes several messages of one channel at once: one MESSAGE_DELETE_BULK with their ids. */

@@ -59,6 +59,8 @@ export interface NewMessage {
   webhook?: { id: string; username: string };
   /** False for first messages a thread's message_count leaves out. */
   counted?: boolean;
+  /** A forward: the message's snapshot (it has no content of its own). */
+  snapshot?: FakeMessage['snapshot'];
 }
 
 export class FakeCore {

@@ -8,7 +8,7 @@
  */
 import type { FakeCore } from './core.js';
 import { namesOf, Permission } from './permissions.js';
-import { ChannelKind, type FakeChannel, type FakeMessage } from './records.js';
+import { ChannelKind, type FakeChannel, type FakeMessage, MessageFlag, MessageKind } from './records.js';
 import { isThreadOnly } from './world.js';
 
 export interface UserMessageInput {
@@ -92,6 +92,35 @@ export function userEdit(core: FakeCore, message: FakeMessage, content: string):
   if (t?.locked && !moderator) throw new Error(`fake-discord: thread ${channel.id} is locked; only moderators can edit there`);
   const body = { content, ...(message.allowedMentions === undefined ? {} : { allowed_mentions: message.allowedMentions }) };
   return core.edit(message, body, { via: 'message' });
+}
+
+/** message.mdx, Message Reference Types: FORWARD "can only be used for basic messages". */
+const FORWARDABLE: number[] = [MessageKind.Default, MessageKind.Reply, MessageKind.ChatInputCommand, 23];
+
+/**
+ * A member forwards a message into another channel (message.mdx, Forwards): a message of its own with
+ * no content, `message_reference` of type 1 pointing at the original (whose channel the bot, or the
+ * next reader, may not be able to see) and a frozen `message_snapshots` copy; flag HAS_SNAPSHOT.
+ */
+export function userForward(core: FakeCore, input: { messageId: string; channelId: string; userId: string }): FakeMessage {
+  const original = core.world.messages.get(input.messageId);
+  if (!original || original.deleted) throw new Error(`fake-discord: no message ${input.messageId} to forward`);
+  if (!FORWARDABLE.includes(original.type)) throw new Error(`fake-discord: a message of type ${original.type} cannot be forwarded`);
+  requireUserPermissions(core, core.channel(original.channelId), input.userId, Permission.ViewChannel, 'forward from');
+  const channel = core.channel(input.channelId);
+  if (isThreadOnly(channel)) throw new Error(`fake-discord: #${channel.name} is a forum; forward into one of its posts`);
+  requireUserPermissions(core, channel, input.userId, channel.thread ? Permission.SendMessagesInThreads : Permission.SendMessages, 'write');
+  const message = core.buildMessage({
+    channel, authorId: input.userId, source: 'user', body: { content: '' },
+    reference: { type: 1, messageId: original.id, channelId: original.channelId, guildId: original.guildId },
+    snapshot: {
+      type: original.type, content: original.content, embeds: [...original.embeds], attachments: [...original.attachments],
+      components: [...original.components], createdAt: original.createdAt, editedAt: original.editedAt, flags: original.flags,
+      pings: { ...original.pings, users: [...original.pings.users], roles: [...original.pings.roles] },
+    },
+  });
+  message.flags |= MessageFlag.HasSnapshot;
+  return core.commit(message);
 }
 
 function dmWith(core: FakeCore, userId: string): FakeChannel {

@@ -6,7 +6,7 @@
  */
 import type { FakeCdn } from './cdn.js';
 import { channelJSON } from './channel-json.js';
-import { type FakeInteraction, type FakeMessage, MessageKind } from './records.js';
+import { type FakeInteraction, type FakeMessage, MessageKind, type MessageSnapshot } from './records.js';
 import { attachmentJSON, memberJSON, userJSON } from './serialize.js';
 import type { FakeWorld } from './world.js';
 
@@ -64,12 +64,27 @@ export function messageJSON(world: FakeWorld, m: FakeMessage, view: MessageView)
     ...(interaction ?? {}),
     ...(ref ? {
       message_reference: {
-        type: 0, ...(ref.messageId ? { message_id: ref.messageId } : {}), channel_id: ref.channelId,
+        type: ref.type ?? 0, ...(ref.messageId ? { message_id: ref.messageId } : {}), channel_id: ref.channelId,
         ...(ref.guildId ? { guild_id: ref.guildId } : {}),
       },
     } : {}),
     ...(ref?.messageId && RESOLVES_REFERENCE.includes(m.type) ? { referenced_message: referencedJSON(world, ref.messageId, view) } : {}),
+    ...(m.snapshot ? { message_snapshots: [{ message: snapshotJSON(world, m.snapshot, hide, view) }] } : {}),
     ...(thread ? { thread: channelJSON(world, thread) } : {}),
+  };
+}
+
+/** message.mdx, Message Snapshot Object: "type, content, embeds, attachments, timestamp, edited_timestamp, flags, mentions, mention_roles, stickers, sticker_items, and components". */
+function snapshotJSON(world: FakeWorld, s: MessageSnapshot, hide: boolean, view: MessageView): Json {
+  return {
+    type: s.type, content: hide ? '' : s.content, embeds: hide ? [] : s.embeds,
+    attachments: hide ? [] : s.attachments.map((a) => attachmentJSON(a, view.cdn)), components: hide ? [] : s.components,
+    timestamp: new Date(s.createdAt).toISOString(), edited_timestamp: s.editedAt === null ? null : new Date(s.editedAt).toISOString(),
+    flags: s.flags, mentions: s.pings.users.flatMap((id) => {
+      const u = world.users.get(id);
+      return u ? [userJSON(u)] : [];
+    }),
+    mention_roles: [...s.pings.roles], sticker_items: [],
   };
 }
 

@@ -58,7 +58,7 @@ export function buildMessage(core: FakeCore, init: NewMessage): FakeMessage {
   const embeds = Array.isArray(body.embeds) ? body.embeds : [];
   const components = Array.isArray(body.components) ? body.components : [];
   // System messages (a member joined, a thread was created) are Discord's own and may be empty.
-  if (init.source !== 'system') assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
+  if (init.source !== 'system' && !init.snapshot) assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
   return {
     id: core.world.nextId(), channelId: channel.id, guildId: channel.guildId, authorId: init.authorId,
     type: init.type ?? (replied ? MessageKind.Reply : MessageKind.Default), content, embeds, components, attachments,
@@ -70,6 +70,7 @@ export function buildMessage(core: FakeCore, init: NewMessage): FakeMessage {
     reference: init.reference ?? (replied ? { messageId: replied.id, channelId: replied.channelId, guildId: replied.guildId } : null),
     ...(init.webhook ? { webhook: init.webhook } : {}),
     ...(init.counted === false ? { counted: false } : {}),
+    ...(init.snapshot ? { snapshot: init.snapshot } : {}),
   };
 }
 

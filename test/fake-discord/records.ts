@@ -23,6 +23,11 @@ export const ChannelKind = {
   GuildMedia: 16,
 } as const;
 
+/** Thread-only channels: forum and media (threads.mdx, Forums and Media Channels). */
+export function isThreadOnly(channel: { type: number }): boolean {
+  return channel.type === ChannelKind.GuildForum || channel.type === ChannelKind.GuildMedia;
+}
+
 /** Message types the fake produces (message.mdx, Message Types). */
 export const MessageKind = {
   Default: 0,
@@ -34,8 +39,8 @@ export const MessageKind = {
   ThreadStarterMessage: 21,
 } as const;
 
-/** Message flags the fake sets or honours (ephemeral replies, the deferred "thinking…" state). */
-export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+/** Message flags the fake sets or honours (forwards, ephemeral replies, the deferred "thinking…" state). */
+export const MessageFlag = { HasSnapshot: 1 << 14, Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
 
 export interface FakeUser {
   id: string;
@@ -121,6 +126,21 @@ export interface MessageReferenceRecord {
   messageId: string | null;
   channelId: string;
   guildId: string | null;
+  /** 1 FORWARD (the message carries a snapshot); otherwise 0 DEFAULT. */
+  type?: 0 | 1;
+}
+
+/** A forwarded message as it was when forwarded (message.mdx, Message Snapshot Object): immutable. */
+export interface MessageSnapshot {
+  type: number;
+  content: string;
+  embeds: unknown[];
+  attachments: FakeAttachment[];
+  components: unknown[];
+  createdAt: number;
+  editedAt: number | null;
+  flags: number;
+  pings: Pings;
 }
 
 export interface FakeMessage {
@@ -154,6 +174,8 @@ export interface FakeMessage {
    * THREAD_STARTER_MESSAGE of a thread started from a message (channel.mdx, Channel Structure).
    */
   counted?: boolean;
+  /** For forwards: the forwarded message's snapshot. */
+  snapshot?: MessageSnapshot;
   /** The thread started from this message, if any. */
   threadId: string | null;
   /** Emoji the bot reacted with. */

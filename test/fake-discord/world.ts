@@ -7,48 +7,13 @@ import {
 } from './permissions.js';
 import {
   ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeMessage, type FakeRole, type FakeUser,
-  type FakeWebhook,
+  type FakeWebhook, isThreadOnly,
 } from './records.js';
+import type { NewChannel, NewThread } from './channel-records.js';
 import type { SnowflakeCounter } from './snowflake.js';
 
-export interface NewChannel {
-  name: string;
-  type?: number;
-  parentId?: string | null;
-  topic?: string | null;
-  id?: string;
-  /** Minutes (60, 1440, 4320, 10080) copied onto new threads that name none. */
-  defaultAutoArchiveDuration?: number;
-  /** Forum and media channels: their tags, REQUIRE_TAG, and the slow mode copied onto new posts. */
-  forum?: { availableTags?: NewForumTag[]; requireTag?: boolean; defaultThreadRateLimitPerUser?: number };
-}
-
-/** A tag as a moderator creates it; `emoji` is a unicode emoji. */
-export interface NewForumTag {
-  name: string;
-  moderated?: boolean;
-  emoji?: string;
-}
-
-/** Thread-only channels: forum and media (threads.mdx, Forums and Media Channels). */
-export function isThreadOnly(channel: { type: number }): boolean {
-  return channel.type === ChannelKind.GuildForum || channel.type === ChannelKind.GuildMedia;
-}
-
-export interface NewThread {
-  name: string;
-  type?: number;
-  ownerId?: string;
-  archived?: boolean;
-  locked?: boolean;
-  autoArchiveDuration?: number;
-  /** Use the starter message's id as the thread id, as Discord does. */
-  starterMessageId?: string | null;
-  /** A new id chosen beforehand (a forum post and its first message share it). */
-  id?: string;
-  appliedTags?: string[];
-  rateLimitPerUser?: number;
-}
+export type { NewChannel, NewForumTag, NewThread } from './channel-records.js';
+export { isThreadOnly } from './records.js';
 
 export class FakeWorld {
   readonly users = new Map<string, FakeUser>();
