@@ -22,7 +22,9 @@ export class RecordedState extends ServerAdmin {
 
   /** Messages the bot authored, optionally in one channel. */
   botMessages(channelId?: string): FakeMessage[] {
-    const all = channelId ? this.messagesIn(channelId) : [...this.core.world.messages.values()].filter((m) => !m.deleted);
+    const all = channelId
+      ? this.messagesIn(channelId)
+      : [...this.core.world.messages.values()].filter((m) => !m.deleted && m.type !== MessageKind.ThreadStarterMessage);
     return all.filter((m) => m.authorId === this.core.botId);
   }
 
