@@ -11,9 +11,10 @@ import { submitModal, type ModalSubmitInput } from './modal-submit.js';
 import type { FakeChannel, FakeCommand, FakeInteraction, FakeMessage } from './records.js';
 import { RecordedState } from './recorded-state.js';
 import { memberJSON, messageJSON, userJSON } from './serialize.js';
+import { userMessage, type UserMessageInput } from './member-messages.js';
 import {
   type AutocompleteInput, type ComponentInput, dispatchInteraction, givenOptions, type InteractionBase, resolvedFor,
-  type SlashCommandInput, userMessage, type UserMessageInput,
+  type SlashCommandInput,
 } from './user-actions.js';
 
 type Json = Record<string, unknown>;
@@ -107,7 +108,13 @@ export abstract class ActingUsers extends RecordedState {
     return submitModal(this.core, input);
   }
 
-  /** A user posts a message; the bot gets MESSAGE_CREATE (content hidden without the Message Content intent unless it is mentioned). */
+  /**
+   * A member (or another bot user) writes a message, where the Discord client would let them (View
+   * Channel and Send Messages, or Send Messages in Threads in a thread or forum post); `replyTo` makes
+   * it a reply (type 19, pinging the replied-to author unless `pingReply: false`), `dm: true` writes in
+   * their DM with the bot (no guild_id, shard 0, DIRECT_MESSAGES). The bot gets MESSAGE_CREATE, with
+   * the content hidden without the Message Content intent unless the bot is mentioned or it is a DM.
+   */
   sendMessage(input: UserMessageInput): FakeMessage {
     return userMessage(this.core, {
       ...input, channelId: input.channelId ?? this.defaults.channelId, userId: input.userId ?? this.defaults.userId,

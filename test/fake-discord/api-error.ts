@@ -45,6 +45,18 @@ export const errors = {
   wrongChannelType: () => new ApiError(400, 50024, 'Cannot execute action on this channel type'),
   invalidWebhookToken: () => new ApiError(401, 50027, 'Invalid Webhook Token'),
   archivedThread: () => new ApiError(400, 50083, 'Thread is archived'),
+  /**
+   * Sending into a forum or media channel itself. The docs list 40058 "Cannot send a message in a
+   * forum channel", but the live API answers 400 50008 (grafana-oncall PR #26, checked against
+   * Discord) and uses 40058 for a post whose first message is not there yet (below).
+   */
+  nonTextChannel: () => new ApiError(400, 50008, 'Cannot send messages in a non-text channel'),
+  /** A forum post whose author's first message is still being sent (reactibot #478, pycord #1637: 403). */
+  postNotStarted: () => new ApiError(403, 40058, 'Cannot message this thread until after the post author has sent an initial message.'),
+  /** A forum post without a tag where REQUIRE_TAG is set (opcodes-and-status-codes.mdx; status not documented). */
+  tagRequired: () => new ApiError(400, 40067, 'A tag is required to create a forum post in this channel'),
+  /** An applied tag the forum does not have (opcodes-and-status-codes.mdx, 10087; status as for other Unknown errors). */
+  unknownTag: () => new ApiError(404, 10087, 'Unknown Tag'),
   invalidJson: () => new ApiError(400, 50109, 'The request body contains invalid JSON.'),
   threadAlreadyCreated: () => new ApiError(400, 160004, 'A thread has already been created for this message'),
   // The docs list code 160005 without a status; discord.py users report it as 403 Forbidden, and

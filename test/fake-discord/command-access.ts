@@ -5,7 +5,7 @@
  */
 import type { FakeCore } from './core.js';
 import { ALL_PERMISSIONS, Permission } from './permissions.js';
-import { ChannelKind, type CommandPermission, type FakeChannel, type FakeCommand } from './records.js';
+import { ChannelKind, type CommandPermission, type FakeChannel, type FakeCommand, isThreadOnly } from './records.js';
 
 const TYPE_WORD: Record<number, string> = { 1: 'slash command /', 2: 'user command ', 3: 'message command ' };
 
@@ -41,6 +41,10 @@ export function checkCommandAccess(core: FakeCore, command: FakeCommand, channel
   if (channel.thread?.archived) {
     // threads.md, "Active & Archived Threads": users cannot use application commands in archived threads.
     throw new Error(`fake-discord: thread ${channel.id} is archived; Discord does not let members use application commands there`);
+  }
+  if (isThreadOnly(channel) && command.type === 1) {
+    // A forum or media channel has no message box to type a slash command into; its posts do.
+    throw new Error(`fake-discord: #${channel.name} is a forum; commands are used inside its posts`);
   }
   const perms = core.world.permissionsIn(channel.id, userId);
   if (perms === ALL_PERMISSIONS || (perms & Permission.Administrator) !== 0n) return;

@@ -6,7 +6,7 @@ import { errors } from './api-error.js';
 import { FakeCdn } from './cdn.js';
 import { dumpState } from './dump.js';
 import { EventLog } from './events.js';
-import { type Gateway, type GatewaySession, Intent } from './gateway.js';
+import { type Gateway, Intent } from './gateway.js';
 import type { UploadedFile } from './http.js';
 import { buildMessage, editMessage, type EditOptions } from './message-ops.js';
 import { Permission } from './permissions.js';
@@ -16,7 +16,8 @@ import {
   type CommandPermission, type FakeAttachment, type FakeChannel, type FakeCommand, type FakeEvent, type FakeInteraction,
   type FakeMessage, MessageFlag, type MessageSource, type RestCall,
 } from './records.js';
-import { channelJSON, messageJSON } from './serialize.js';
+import { botCanRead, dispatchMessage, removeMessages, restMessageJSON } from './message-dispatch.js';
+import { channelJSON } from './serialize.js';
 import type { FakeWorld } from './world.js';
 
 type Json = Record<string, unknown>;
@@ -52,6 +53,14 @@ export interface NewMessage {
   interactionId?: string | null;
   /** Prefix for form error paths (`data` for interaction callbacks). */
   errorPath?: string[];
+  /** A reference set by Discord itself (thread notices and starters), not a reply the sender asked for. */
+  reference?: FakeMessage['reference'];
+  /** For webhook messages: the webhook and the name it posts under. */
+  webhook?: { id: string; username: string };
+  /** False for first messages a thread's message_count leaves out. */
+  counted?: boolean;
+  /** A forward: the message's snapshot (it has no content of its own). */
+  snapshot?: FakeMessage['snapshot'];
 }
 
 export class FakeCore {
@@ -122,6 +131,7 @@ export class FakeCore {
     if (!t) return;
     const manage = this.botHas(channel, Permission.ManageThreads);
     if (t.locked && !manage) throw t.archived ? errors.archivedThread() : errors.threadLocked();
+    if (t.awaitingStarter) throw errors.postNotStarted();
     if (t.archived) {
       t.archived = false;
       t.archiveTimestamp = new Date().toISOString();
@@ -171,13 +181,16 @@ export class FakeCore {
     });
   }
 
-  /** Stores a built message, echoes MESSAGE_CREATE (unless ephemeral) and records the event. */
-  commit(message: FakeMessage): FakeMessage {
+  /**
+   * Stores a built message, echoes MESSAGE_CREATE (unless ephemeral, or `dispatch` is false for the
+   * thread starters Discord only shows in history) and records the event.
+   */
+  commit(message: FakeMessage, options: { dispatch?: boolean } = {}): FakeMessage {
     this.world.storeMessage(message);
     const channel = this.world.channels.get(message.channelId);
-    if (channel?.thread) channel.thread.memberIds.add(message.authorId);
+    if (channel?.thread && !message.webhook && message.source !== 'system') channel.thread.memberIds.add(message.authorId);
     const fromBot = message.authorId === this.botId;
-    if ((message.flags & MessageFlag.Ephemeral) === 0 && (!fromBot || this.settings.echoBotMessages)) {
+    if (options.dispatch !== false && (message.flags & MessageFlag.Ephemeral) === 0 && (!fromBot || this.settings.echoBotMessages)) {
       this.dispatchMessage('MESSAGE_CREATE', message);
     }
     this.emit({ kind: 'message', action: 'create', message });
@@ -200,34 +213,22 @@ export class FakeCore {
 
   /** Marks a message deleted and sends MESSAGE_DELETE (not for ephemeral messages, which no one else saw). */
   remove(message: FakeMessage): void {
-    message.deleted = true;
-    const channel = this.world.channels.get(message.channelId);
-    if (channel && (message.flags & MessageFlag.Ephemeral) === 0 && channel.messageCount > 0) channel.messageCount -= 1;
-    if ((message.flags & MessageFlag.Ephemeral) === 0) {
-      this.gateway?.dispatch('MESSAGE_DELETE', {
-        id: message.id, channel_id: message.channelId, ...(message.guildId ? { guild_id: message.guildId } : {}),
-      }, { guildId: message.guildId ?? undefined, intent: message.guildId ? Intent.GuildMessages : Intent.DirectMessages });
-    }
-    this.emit({ kind: 'message', action: 'delete', message });
+    removeMessages(this, [message]);
   }
 
   /** Message JSON as the REST API returns it to this app (attachment URLs freshly signed). */
   messageOut(m: FakeMessage): Json {
-    const hide = !this.settings.messageContentEnabled && !this.botCanRead(m);
-    return messageJSON(this.world, m, { applicationId: this.settings.applicationId, interactions: this.interactions, hideContent: hide, cdn: this.cdn });
+    return restMessageJSON(this, m);
   }
 
-  /** Without Message Content, the bot still reads its own messages and those that mention it. */
+  /** Without Message Content, the bot still reads its own messages, DMs and messages that mention it. */
   botCanRead(m: FakeMessage): boolean {
-    return m.authorId === this.botId || m.pings.users.includes(this.botId) || m.guildId === null;
+    return botCanRead(this, m);
   }
 
   /** Guild messages need GUILD_MESSAGES, DMs DIRECT_MESSAGES (gateway.mdx, List of Intents). */
   dispatchMessage(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', m: FakeMessage): void {
-    const view = { applicationId: this.settings.applicationId, interactions: this.interactions, withMember: true, cdn: this.cdn };
-    this.gateway?.dispatch(t, (s: GatewaySession) => messageJSON(this.world, m, {
-      ...view, hideContent: (s.intents & Intent.MessageContent) === 0 && !this.botCanRead(m),
-    }), { guildId: m.guildId ?? undefined, intent: m.guildId ? Intent.GuildMessages : Intent.DirectMessages });
+    dispatchMessage(this, t, m);
   }
 
   dispatchThread(t: 'THREAD_CREATE' | 'THREAD_UPDATE' | 'THREAD_DELETE', channel: FakeChannel, extra: Json = {}): void {

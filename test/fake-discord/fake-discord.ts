@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { FakeCore } from './core.js';
 import { Gateway } from './gateway.js';
 import { RestRouter } from './http.js';
-import { ActingUsers } from './acting.js';
+import { Conversations } from './conversations.js';
 import { bits, type PermissionInput } from './permissions.js';
 import { channelRoutes } from './routes/channels.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -83,7 +83,7 @@ export interface FakeDefaults {
   otherUserId: string;
 }
 
-export class FakeDiscord extends ActingUsers {
+export class FakeDiscord extends Conversations {
   readonly token: string;
   readonly botId: string;
   readonly applicationId: string;

@@ -10,7 +10,7 @@ import type { FakeCore, NewMessage } from './core.js';
 import type { UploadedFile } from './http.js';
 import { resolvePings, type MentionSource } from './mentions.js';
 import { Permission } from './permissions.js';
-import { type FakeChannel, type FakeMessage, MessageFlag, type MessageSource } from './records.js';
+import { type FakeChannel, type FakeMessage, MessageFlag, MessageKind, type MessageSource } from './records.js';
 import { assertNotEmpty, LIMITS, validateMessageBody } from './validation.js';
 
 type Json = Record<string, unknown>;
@@ -18,13 +18,14 @@ type Json = Record<string, unknown>;
 /** Flags a sender may set: suppress embeds/notifications, components v2; ephemeral only via interactions. */
 function allowedFlags(flags: unknown, source: MessageSource): number {
   if (typeof flags !== 'number') return 0;
-  const settable = (1 << 2) | (1 << 12) | (1 << 15) | (source === 'channel' ? 0 : MessageFlag.Ephemeral);
+  const viaInteraction = source === 'interaction-response' || source === 'followup';
+  const settable = (1 << 2) | (1 << 12) | (1 << 15) | (viaInteraction ? MessageFlag.Ephemeral : 0);
   return flags & settable;
 }
 
 /** Interaction responses and follow-ups are webhooks: their mention defaults differ from a channel send. */
 export function mentionSourceOf(source: MessageSource): MentionSource {
-  return source === 'interaction-response' || source === 'followup' ? 'webhook' : 'message';
+  return source === 'interaction-response' || source === 'followup' || source === 'webhook' ? 'webhook' : 'message';
 }
 
 /** The message being replied to, or undefined to send a plain message; throws when Discord refuses the reply. */
@@ -56,16 +57,20 @@ export function buildMessage(core: FakeCore, init: NewMessage): FakeMessage {
   const content = typeof body.content === 'string' ? body.content : '';
   const embeds = Array.isArray(body.embeds) ? body.embeds : [];
   const components = Array.isArray(body.components) ? body.components : [];
-  assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
+  // System messages (a member joined, a thread was created) are Discord's own and may be empty.
+  if (init.source !== 'system' && !init.snapshot) assertNotEmpty({ content, embeds, components, attachments, stickers: body.sticker_ids });
   return {
     id: core.world.nextId(), channelId: channel.id, guildId: channel.guildId, authorId: init.authorId,
-    type: init.type ?? (replied ? 19 : 0), content, embeds, components, attachments,
+    type: init.type ?? (replied ? MessageKind.Reply : MessageKind.Default), content, embeds, components, attachments,
     allowedMentions: body.allowed_mentions,
     pings: pingsFor(core, channel, init.authorId, content, body.allowed_mentions, mentionSourceOf(init.source), replied),
     flags: allowedFlags(body.flags, init.source), tts: body.tts === true,
     createdAt: Date.now(), createdAtMs: performance.now(), editedAt: null, edits: [], deleted: false, source: init.source,
     interactionId: init.interactionId ?? null, threadId: null, reactions: [],
-    reference: replied ? { messageId: replied.id, channelId: replied.channelId } : null,
+    reference: init.reference ?? (replied ? { messageId: replied.id, channelId: replied.channelId, guildId: replied.guildId } : null),
+    ...(init.webhook ? { webhook: init.webhook } : {}),
+    ...(init.counted === false ? { counted: false } : {}),
+    ...(init.snapshot ? { snapshot: init.snapshot } : {}),
   };
 }
 
@@ -76,7 +81,9 @@ export function pingsFor(
     canMentionEveryone: (core.world.permissionsIn(channel.id, authorId) & Permission.MentionEveryone) !== 0n,
     roleMentionable: (id) => core.world.roles.get(id)?.mentionable ?? false,
     userExists: (id) => core.world.users.has(id),
-    repliedUserId: replied?.authorId ?? null,
+    // A reply to a webhook's message pings no one: the webhook is not a user (seriaati/embed-fixer #82).
+    // An app's interaction responses can be reply-pinged since discord-api-docs #5395 was fixed.
+    repliedUserId: replied && !replied.webhook ? replied.authorId : null,
     source,
   });
 }
@@ -115,7 +122,7 @@ export function editMessage(core: FakeCore, message: FakeMessage, body: Json, op
     // message.mdx, Edit Message: mentions are rebuilt from the new content; without an explicit
     // allowed_mentions "the content will be parsed with default allowances", not the original's.
     message.allowedMentions = body.allowed_mentions;
-    const replied = message.reference ? core.world.messages.get(message.reference.messageId) : undefined;
+    const replied = message.reference?.messageId ? core.world.messages.get(message.reference.messageId) : undefined;
     message.pings = pingsFor(core, channel, message.authorId, message.content, body.allowed_mentions, options.via, replied);
   }
   message.flags &= ~MessageFlag.Loading;

@@ -7,17 +7,24 @@ import type {
   CallbackRecord, FakeChannel, FakeCommand, FakeEvent, FakeInteraction, FakeMessage, RateLimitHit, RestCall,
 } from './records.js';
 import { peakInWindow } from './global-rate-limit.js';
+import { MessageKind } from './records.js';
 import { ServerAdmin } from './server-admin.js';
 
 export class RecordedState extends ServerAdmin {
-  /** Messages in a channel or thread, oldest first; deleted ones only when asked. */
-  messagesIn(channelId: string, options: { includeDeleted?: boolean } = {}): FakeMessage[] {
-    return this.core.world.messagesIn(channelId).filter((m) => options.includeDeleted || !m.deleted);
+  /**
+   * Messages in a channel or thread, oldest first; deleted ones, and the THREAD_STARTER_MESSAGE stub
+   * Discord puts at the top of a thread started from a message (never dispatched), only when asked.
+   */
+  messagesIn(channelId: string, options: { includeDeleted?: boolean; includeStarter?: boolean } = {}): FakeMessage[] {
+    return this.core.world.messagesIn(channelId).filter((m) => (options.includeDeleted || !m.deleted)
+      && (options.includeStarter || m.type !== MessageKind.ThreadStarterMessage));
   }
 
   /** Messages the bot authored, optionally in one channel. */
   botMessages(channelId?: string): FakeMessage[] {
-    const all = channelId ? this.messagesIn(channelId) : [...this.core.world.messages.values()].filter((m) => !m.deleted);
+    const all = channelId
+      ? this.messagesIn(channelId)
+      : [...this.core.world.messages.values()].filter((m) => !m.deleted && m.type !== MessageKind.ThreadStarterMessage);
     return all.filter((m) => m.authorId === this.core.botId);
   }
 

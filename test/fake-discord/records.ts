@@ -3,23 +3,44 @@
  * Ids are snowflake strings; permission sets are bigints (the API sends them as decimal strings).
  */
 
+import type { FakeChannel } from './channel-records.js';
 import type { CallbackRecord, FakeInteraction } from './interaction-records.js';
 
 export type { CallbackRecord, CommandPermission, FakeCommand, FakeInteraction } from './interaction-records.js';
+export type { FakeChannel, FakeForumSettings, FakeForumTag, FakeOverwrite, FakeThreadMeta, FakeWebhook } from './channel-records.js';
 
 /** Discord channel type numbers the fake understands. */
 export const ChannelKind = {
   GuildText: 0,
   DM: 1,
+  GuildVoice: 2,
   GuildCategory: 4,
   GuildAnnouncement: 5,
   AnnouncementThread: 10,
   PublicThread: 11,
   PrivateThread: 12,
+  GuildForum: 15,
+  GuildMedia: 16,
 } as const;
 
-/** Message flags the fake sets or honours (ephemeral replies, the deferred "thinking…" state). */
-export const MessageFlag = { Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
+/** Thread-only channels: forum and media (threads.mdx, Forums and Media Channels). */
+export function isThreadOnly(channel: { type: number }): boolean {
+  return channel.type === ChannelKind.GuildForum || channel.type === ChannelKind.GuildMedia;
+}
+
+/** Message types the fake produces (message.mdx, Message Types). */
+export const MessageKind = {
+  Default: 0,
+  ChannelPinnedMessage: 6,
+  UserJoin: 7,
+  ThreadCreated: 18,
+  Reply: 19,
+  ChatInputCommand: 20,
+  ThreadStarterMessage: 21,
+} as const;
+
+/** Message flags the fake sets or honours (forwards, ephemeral replies, the deferred "thinking…" state). */
+export const MessageFlag = { HasSnapshot: 1 << 14, Ephemeral: 1 << 6, Loading: 1 << 7 } as const;
 
 export interface FakeUser {
   id: string;
@@ -55,48 +76,6 @@ export interface FakeMember {
   roles: string[];
   nick: string | null;
   joinedAt: string;
-}
-
-/** A channel permission overwrite: type 0 = role, 1 = member. */
-export interface FakeOverwrite {
-  id: string;
-  type: 0 | 1;
-  allow: bigint;
-  deny: bigint;
-}
-
-export interface FakeThreadMeta {
-  ownerId: string;
-  archived: boolean;
-  locked: boolean;
-  autoArchiveDuration: number;
-  archiveTimestamp: string;
-  createTimestamp: string;
-  invitable: boolean;
-  memberIds: Set<string>;
-  /** For threads started from a message: that message's id (which is also the thread's id). */
-  starterMessageId: string | null;
-}
-
-export interface FakeChannel {
-  id: string;
-  /** Null for DM channels. */
-  guildId: string | null;
-  type: number;
-  name: string;
-  parentId: string | null;
-  position: number;
-  topic: string | null;
-  overwrites: FakeOverwrite[];
-  rateLimitPerUser: number;
-  lastMessageId: string | null;
-  messageCount: number;
-  /** Present for threads only. */
-  thread: FakeThreadMeta | null;
-  /** For DM channels: the user on the other side of the bot. */
-  recipientId?: string;
-  /** Set when a moderator deleted the channel (THREAD_DELETE / CHANNEL_DELETE sent); the API then answers 10003. */
-  deleted?: boolean;
 }
 
 export interface FakeAttachment {
@@ -135,14 +114,41 @@ export interface Pings {
   roles: string[];
 }
 
-export type MessageSource = 'channel' | 'interaction-response' | 'followup' | 'user';
+/**
+ * Who sent it and how: the bot over REST (`channel`, `interaction-response`, `followup`), a member or
+ * another bot typing (`user`), a webhook, or Discord itself (`system`: joins, thread notices, starters).
+ */
+export type MessageSource = 'channel' | 'interaction-response' | 'followup' | 'user' | 'webhook' | 'system';
+
+/** What a message points at (message.mdx, Message Reference Structure): a reply's target, a thread notice's thread. */
+export interface MessageReferenceRecord {
+  /** Null for references to a channel only (THREAD_CREATED points at the thread). */
+  messageId: string | null;
+  channelId: string;
+  guildId: string | null;
+  /** 1 FORWARD (the message carries a snapshot); otherwise 0 DEFAULT. */
+  type?: 0 | 1;
+}
+
+/** A forwarded message as it was when forwarded (message.mdx, Message Snapshot Object): immutable. */
+export interface MessageSnapshot {
+  type: number;
+  content: string;
+  embeds: unknown[];
+  attachments: FakeAttachment[];
+  components: unknown[];
+  createdAt: number;
+  editedAt: number | null;
+  flags: number;
+  pings: Pings;
+}
 
 export interface FakeMessage {
   id: string;
   channelId: string;
   guildId: string | null;
   authorId: string;
-  /** Discord message type: 0 default, 19 reply, 20 chat-input command response. */
+  /** Discord message type (`MessageKind`): 0 default, 19 reply, 20 chat-input command response, 21 thread starter… */
   type: number;
   content: string;
   embeds: unknown[];
@@ -160,7 +166,16 @@ export interface FakeMessage {
   deleted: boolean;
   source: MessageSource;
   interactionId: string | null;
-  reference: { messageId: string; channelId: string } | null;
+  reference: MessageReferenceRecord | null;
+  /** For webhook messages: the webhook and the name it posted under (the author shown). */
+  webhook?: { id: string; username: string } | null;
+  /**
+   * False for messages a thread's `message_count` leaves out: a forum post's first message and the
+   * THREAD_STARTER_MESSAGE of a thread started from a message (channel.mdx, Channel Structure).
+   */
+  counted?: boolean;
+  /** For forwards: the forwarded message's snapshot. */
+  snapshot?: MessageSnapshot;
   /** The thread started from this message, if any. */
   threadId: string | null;
   /** Emoji the bot reacted with. */

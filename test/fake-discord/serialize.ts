@@ -3,11 +3,12 @@
  * structures from them without special cases.
  */
 import type { FakeCdn } from './cdn.js';
-import {
-  ChannelKind, type FakeAttachment, type FakeChannel, type FakeGuild, type FakeInteraction, type FakeMember, type FakeMessage,
-  type FakeRole, type FakeUser,
-} from './records.js';
+import { channelJSON } from './channel-json.js';
+import type { FakeAttachment, FakeGuild, FakeMember, FakeRole, FakeUser } from './records.js';
 import type { FakeWorld } from './world.js';
+
+export { channelJSON } from './channel-json.js';
+export { messageJSON, type MessageView } from './message-json.js';
 
 type Json = Record<string, unknown>;
 
@@ -34,38 +35,6 @@ export function roleJSON(role: FakeRole): Json {
     id: role.id, name: role.name, color: 0, hoist: false, icon: null, unicode_emoji: null,
     position: role.position, permissions: role.permissions.toString(), managed: role.botId !== null,
     mentionable: role.mentionable, flags: 0, ...(role.botId ? { tags: { bot_id: role.botId } } : {}),
-  };
-}
-
-export function channelJSON(world: FakeWorld, channel: FakeChannel): Json {
-  if (channel.type === ChannelKind.DM) {
-    const user = channel.recipientId ? world.users.get(channel.recipientId) : undefined;
-    return {
-      id: channel.id, type: channel.type, last_message_id: channel.lastMessageId, flags: 0,
-      recipients: user ? [userJSON(user)] : [],
-    };
-  }
-  const t = channel.thread;
-  if (t) {
-    return {
-      id: channel.id, type: channel.type, guild_id: channel.guildId, parent_id: channel.parentId,
-      owner_id: t.ownerId, name: channel.name, last_message_id: channel.lastMessageId,
-      rate_limit_per_user: channel.rateLimitPerUser, message_count: channel.messageCount,
-      total_message_sent: channel.messageCount, member_count: Math.min(t.memberIds.size, 50), flags: 0,
-      thread_metadata: {
-        archived: t.archived, auto_archive_duration: t.autoArchiveDuration,
-        archive_timestamp: t.archiveTimestamp, locked: t.locked, create_timestamp: t.createTimestamp,
-        ...(channel.type === 12 ? { invitable: t.invitable } : {}),
-      },
-    };
-  }
-  return {
-    id: channel.id, type: channel.type, guild_id: channel.guildId, name: channel.name,
-    position: channel.position, parent_id: channel.parentId, topic: channel.topic, nsfw: false,
-    last_message_id: channel.lastMessageId, rate_limit_per_user: channel.rateLimitPerUser, flags: 0,
-    permission_overwrites: channel.overwrites.map((o) => ({
-      id: o.id, type: o.type, allow: o.allow.toString(), deny: o.deny.toString(),
-    })),
   };
 }
 
@@ -109,68 +78,3 @@ export function attachmentJSON(a: FakeAttachment, cdn?: FakeCdn): Json {
   };
 }
 
-export interface MessageView {
-  applicationId: string;
-  /** Hide content, embeds, attachments and components (no Message Content access). */
-  hideContent?: boolean;
-  /** Include `member` objects (gateway events in guilds). */
-  withMember?: boolean;
-  /** Lets messages sent through an interaction carry `interaction_metadata`. */
-  interactions?: ReadonlyMap<string, FakeInteraction>;
-  /** Signs attachment URLs afresh. */
-  cdn?: FakeCdn;
-}
-
-export function messageJSON(world: FakeWorld, m: FakeMessage, view: MessageView): Json {
-  const author = world.users.get(m.authorId);
-  const member = m.guildId ? world.member(m.guildId, m.authorId) : undefined;
-  const hide = view.hideContent === true;
-  const thread = m.threadId ? world.channels.get(m.threadId) : undefined;
-  const viaInteraction = m.source === 'interaction-response' || m.source === 'followup';
-  const source = m.interactionId ? view.interactions?.get(m.interactionId) : undefined;
-  const interaction = viaInteraction && source ? interactionMeta(world, m, source) : undefined;
-  return {
-    id: m.id, channel_id: m.channelId, ...(m.guildId ? { guild_id: m.guildId } : {}),
-    author: author ? userJSON(author) : { id: m.authorId, username: 'unknown', discriminator: '0' },
-    ...(view.withMember && member && !viaInteraction ? { member: memberJSON(world, member, false) } : {}),
-    content: hide ? '' : m.content,
-    timestamp: new Date(m.createdAt).toISOString(),
-    edited_timestamp: m.editedAt === null ? null : new Date(m.editedAt).toISOString(),
-    tts: m.tts, mention_everyone: m.pings.everyone,
-    mentions: m.pings.users.flatMap((id) => {
-      const u = world.users.get(id);
-      const mm = m.guildId ? world.member(m.guildId, id) : undefined;
-      return u ? [{ ...userJSON(u), ...(mm ? { member: memberJSON(world, mm, false) } : {}) }] : [];
-    }),
-    mention_roles: [...m.pings.roles],
-    attachments: hide ? [] : m.attachments.map((a) => attachmentJSON(a, view.cdn)),
-    embeds: hide ? [] : m.embeds, components: hide ? [] : m.components,
-    pinned: false, type: m.type, flags: m.flags,
-    ...(m.reactions.length ? { reactions: reactionsJSON(m.reactions) } : {}),
-    ...(viaInteraction ? { webhook_id: view.applicationId, application_id: view.applicationId } : {}),
-    ...(interaction ?? {}),
-    ...(m.reference ? { message_reference: { type: 0, message_id: m.reference.messageId, channel_id: m.reference.channelId, ...(m.guildId ? { guild_id: m.guildId } : {}) } } : {}),
-    ...(thread ? { thread: channelJSON(world, thread) } : {}),
-  };
-}
-
-function reactionsJSON(emoji: string[]): Json[] {
-  return emoji.map((name) => ({
-    count: 1, count_details: { burst: 0, normal: 1 }, me: true, me_burst: false, burst_colors: [],
-    emoji: { id: null, name },
-  }));
-}
-
-function interactionMeta(world: FakeWorld, m: FakeMessage, i: FakeInteraction): Json {
-  const user = world.users.get(i.userId);
-  const userJson = user ? userJSON(user) : { id: i.userId };
-  return {
-    interaction_metadata: {
-      id: i.id, type: i.type, user: userJson, authorizing_integration_owners: { '0': i.guildId ?? '0' },
-      ...(i.commandName && i.type === 2 ? { name: i.commandName, command_type: i.commandType ?? 1 } : {}),
-      ...(m.source === 'followup' && i.originalMessageId ? { original_response_message_id: i.originalMessageId } : {}),
-      ...(i.messageId ? { interacted_message_id: i.messageId } : {}),
-    },
-    ...(i.type === 2 ? { interaction: { id: i.id, type: i.type, name: i.commandName, user: userJson } } : {}),
-  };
-}

@@ -1,13 +1,13 @@
 /**
  * What people do in Discord, turned into gateway events for the bot: interactions (INTERACTION_CREATE,
- * in a server or in a DM with the bot) and plain messages (MESSAGE_CREATE).
+ * in a server or in a DM with the bot); messages typed by members are in member-messages.ts.
  */
 import { performance } from 'node:perf_hooks';
 import type { CommandOption, OptionValue } from './command-options.js';
 import { OptionType } from './command-schema.js';
 import type { FakeCore } from './core.js';
-import { DM_PERMISSIONS, Permission } from './permissions.js';
-import { ChannelKind, type FakeAttachment, type FakeChannel, type FakeInteraction, type FakeMessage } from './records.js';
+import { DM_PERMISSIONS } from './permissions.js';
+import { ChannelKind, type FakeAttachment, type FakeChannel, type FakeInteraction } from './records.js';
 import { attachmentJSON, channelJSON, memberJSON, messageJSON, roleJSON, userJSON } from './serialize.js';
 
 type Json = Record<string, unknown>;
@@ -45,17 +45,6 @@ export interface ComponentInput extends InteractionBase {
   /** 2 button (default), 3 string select, ... */
   componentType?: number;
   values?: string[];
-}
-
-export interface UserMessageInput {
-  channelId?: string;
-  userId?: string;
-  content: string;
-  /** Prefix the content with a mention of the bot. */
-  mentionBot?: boolean;
-  /** Reply to this message (pings its author, as the Discord client does by default). */
-  replyTo?: string;
-  files?: Array<{ filename: string; data: Buffer | string; contentType?: string }>;
 }
 
 /** Discord's option tree from either input form, with the focused option marked. */
@@ -151,30 +140,4 @@ export function resolvedFor(core: FakeCore, channel: FakeChannel, refs: Array<{ 
   for (const a of uploads) out.attachments![a.id] = attachmentJSON(a, core.cdn);
   const filled = Object.entries(out).filter(([, v]) => Object.keys(v).length > 0);
   return filled.length > 0 ? Object.fromEntries(filled) : undefined;
-}
-
-/** Builds, stores and dispatches a message typed by a user. */
-export function userMessage(core: FakeCore, input: UserMessageInput & { channelId: string; userId: string }): FakeMessage {
-  const channel = core.channel(input.channelId);
-  if (input.replyTo && core.world.messages.get(input.replyTo)?.channelId !== channel.id) {
-    throw new Error(`fake-discord: no message ${input.replyTo} in ${channel.id} to reply to`);
-  }
-  const moderator = (core.world.permissionsIn(channel.id, input.userId) & Permission.ManageThreads) !== 0n;
-  if (channel.thread?.locked && !moderator) throw new Error(`fake-discord: thread ${channel.id} is locked; only moderators can post`);
-  if (channel.thread?.archived) {
-    // threads.md: "Sending a message will automatically unarchive the thread".
-    channel.thread.archived = false;
-    channel.thread.archiveTimestamp = new Date().toISOString();
-    core.dispatchThread('THREAD_UPDATE', channel);
-  }
-  const content = input.mentionBot ? `<@${core.botId}> ${input.content}` : input.content;
-  const files = (input.files ?? []).map((f, index) => {
-    const data = typeof f.data === 'string' ? Buffer.from(f.data) : f.data;
-    return { field: `files[${index}]`, index, filename: f.filename, size: data.length, contentType: f.contentType ?? null, data };
-  });
-  const message = core.buildMessage({
-    channel, authorId: input.userId, files, source: 'user',
-    body: { content, ...(input.replyTo ? { message_reference: { message_id: input.replyTo } } : {}) },
-  });
-  return core.commit(message);
 }

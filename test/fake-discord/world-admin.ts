@@ -3,12 +3,13 @@
  * overwrites and moderator actions on threads. Changes made while the bot is connected are
  * announced over the gateway the way Discord announces them.
  */
+import { addThreadStarter } from './automated-messages.js';
 import type { FakeCore } from './core.js';
 import { type GatewaySession, Intent } from './gateway.js';
 import { bits, type PermissionInput } from './permissions.js';
 import { ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeRole, type FakeUser } from './records.js';
 import { channelJSON, guildCreateJSON, memberJSON, roleJSON } from './serialize.js';
-import type { FakeWorld } from './world.js';
+import { isThreadOnly, type FakeWorld, type NewChannel } from './world.js';
 
 export interface PermissionChange {
   channelId: string;
@@ -68,7 +69,13 @@ export class WorldAdmin {
     return role;
   }
 
-  addChannel(init: { guildId?: string; name: string; type?: number; parentId?: string | null; topic?: string }): FakeChannel {
+  /**
+   * A server channel (CHANNEL_CREATE if connected): text by default, or `type` 2 voice (with its text
+   * chat), 5 announcement, 15 forum or 16 media. Forum and media channels take `forum.availableTags`
+   * (their ids are then on `channel.forum.availableTags`), `forum.requireTag`, and all channels
+   * `defaultAutoArchiveDuration`.
+   */
+  addChannel(init: Omit<NewChannel, 'id'> & { guildId?: string }): FakeChannel {
     const guildId = init.guildId ?? this.defaultGuildId();
     if (!this.core.world.guilds.has(guildId)) throw new Error(`fake-discord: no guild ${guildId}`);
     const channel = this.core.world.addChannel(guildId, init);
@@ -76,15 +83,31 @@ export class WorldAdmin {
     return channel;
   }
 
-  /** A thread someone else made (THREAD_CREATE if connected). Owner defaults to the default user. */
-  addThread(init: { parentId?: string; name: string; ownerId?: string; archived?: boolean; locked?: boolean; type?: number }): FakeChannel {
+  /**
+   * A thread someone else made (THREAD_CREATE with `newly_created`). Owner defaults to the default user.
+   * With `messageId` it is started from that message of the parent: it takes the message's id, the
+   * message gets its `thread` (MESSAGE_UPDATE), and the thread's history opens with a
+   * THREAD_STARTER_MESSAGE (type 21) pointing back at it (channel.mdx, Start Thread from Message).
+   */
+  addThread(init: {
+    parentId?: string; name: string; ownerId?: string; archived?: boolean; locked?: boolean; type?: number; messageId?: string;
+  }): FakeChannel {
     const parent = this.core.channel(init.parentId ?? this.defaultChannelId());
     if (parent.guildId === null) throw new Error('fake-discord: threads live in server channels, not DMs');
+    if (isThreadOnly(parent)) throw new Error('fake-discord: posts in a forum are made with createForumPost');
+    const from = init.messageId ? this.core.message(parent.id, init.messageId) : undefined;
+    if (from?.threadId) throw new Error(`fake-discord: message ${from.id} already has a thread`);
+    const type = from ? (parent.type === ChannelKind.GuildAnnouncement ? ChannelKind.AnnouncementThread : ChannelKind.PublicThread) : undefined;
     const thread = this.core.world.addThread(parent as FakeChannel & { guildId: string }, {
-      name: init.name, type: init.type ?? ChannelKind.PublicThread, ownerId: init.ownerId ?? this.defaultUserId(),
-      archived: init.archived, locked: init.locked,
+      name: init.name, type: type ?? init.type ?? ChannelKind.PublicThread, ownerId: init.ownerId ?? this.defaultUserId(),
+      archived: init.archived, locked: init.locked, starterMessageId: from?.id ?? null,
     });
     this.core.dispatchThread('THREAD_CREATE', thread, { newly_created: true });
+    if (from) {
+      from.threadId = thread.id;
+      addThreadStarter(this.core, thread, from);
+      this.core.announceUpdate(from);
+    }
     return thread;
   }
 

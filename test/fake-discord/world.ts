@@ -7,27 +7,13 @@ import {
 } from './permissions.js';
 import {
   ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeMessage, type FakeRole, type FakeUser,
+  type FakeWebhook, isThreadOnly,
 } from './records.js';
+import type { NewChannel, NewThread } from './channel-records.js';
 import type { SnowflakeCounter } from './snowflake.js';
 
-export interface NewChannel {
-  name: string;
-  type?: number;
-  parentId?: string | null;
-  topic?: string | null;
-  id?: string;
-}
-
-export interface NewThread {
-  name: string;
-  type?: number;
-  ownerId?: string;
-  archived?: boolean;
-  locked?: boolean;
-  autoArchiveDuration?: number;
-  /** Use the starter message's id as the thread id, as Discord does. */
-  starterMessageId?: string | null;
-}
+export type { NewChannel, NewForumTag, NewThread } from './channel-records.js';
+export { isThreadOnly } from './records.js';
 
 export class FakeWorld {
   readonly users = new Map<string, FakeUser>();
@@ -36,6 +22,7 @@ export class FakeWorld {
   readonly members = new Map<string, FakeMember>();
   readonly channels = new Map<string, FakeChannel>();
   readonly messages = new Map<string, FakeMessage>();
+  readonly webhooks = new Map<string, FakeWebhook>();
   readonly #channelMessages = new Map<string, string[]>();
 
   constructor(private readonly ids: SnowflakeCounter, readonly botId: string) {}
@@ -105,7 +92,17 @@ export class FakeWorld {
       id: init.id ?? this.nextId(), guildId, type: init.type ?? ChannelKind.GuildText, name: init.name,
       parentId: init.parentId ?? null, position, topic: init.topic ?? null, overwrites: [],
       rateLimitPerUser: 0, lastMessageId: null, messageCount: 0, thread: null,
+      ...(init.defaultAutoArchiveDuration ? { defaultAutoArchiveDuration: init.defaultAutoArchiveDuration } : {}),
     };
+    if (isThreadOnly(channel)) {
+      channel.forum = {
+        availableTags: (init.forum?.availableTags ?? []).map((t) => ({
+          id: this.nextId(), name: t.name, moderated: t.moderated ?? false, emojiId: null, emojiName: t.emoji ?? null,
+        })),
+        requireTag: init.forum?.requireTag ?? false,
+        defaultThreadRateLimitPerUser: init.forum?.defaultThreadRateLimitPerUser ?? 0,
+      };
+    }
     this.channels.set(channel.id, channel);
     return channel;
   }
@@ -114,15 +111,18 @@ export class FakeWorld {
     const now = new Date().toISOString();
     const ownerId = init.ownerId ?? this.botId;
     const thread: FakeChannel = {
-      id: init.starterMessageId ?? this.nextId(), guildId: parent.guildId,
+      id: init.starterMessageId ?? init.id ?? this.nextId(), guildId: parent.guildId,
       type: init.type ?? ChannelKind.PublicThread, name: init.name, parentId: parent.id, position: 0,
-      topic: null, overwrites: [], rateLimitPerUser: 0, lastMessageId: null, messageCount: 0,
+      topic: null, overwrites: [], rateLimitPerUser: init.rateLimitPerUser ?? 0, lastMessageId: null, messageCount: 0,
       thread: {
         ownerId, archived: init.archived ?? false, locked: init.locked ?? false,
-        autoArchiveDuration: init.autoArchiveDuration ?? 4320, archiveTimestamp: now, createTimestamp: now,
-        invitable: true, memberIds: new Set([ownerId]), starterMessageId: init.starterMessageId ?? null,
+        autoArchiveDuration: init.autoArchiveDuration ?? parent.defaultAutoArchiveDuration ?? 4320,
+        archiveTimestamp: now, createTimestamp: now, invitable: true, memberIds: new Set([ownerId]),
+        starterMessageId: init.starterMessageId ?? null, appliedTags: init.appliedTags ?? [],
       },
     };
+    // threads.mdx, Forum and Media Channel Fields: a forum's last_message_id is its newest post.
+    if (isThreadOnly(parent)) parent.lastMessageId = thread.id;
     this.channels.set(thread.id, thread);
     return thread;
   }
@@ -169,7 +169,7 @@ export class FakeWorld {
     const channel = this.channels.get(message.channelId);
     if (channel && (message.flags & 64) === 0) {
       channel.lastMessageId = message.id;
-      channel.messageCount += 1;
+      if (message.counted !== false) channel.messageCount += 1;
     }
   }
 

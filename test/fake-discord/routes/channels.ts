@@ -10,13 +10,16 @@ import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
 import { Permission } from '../permissions.js';
 import { ChannelKind, type FakeChannel } from '../records.js';
+import { addThreadStarter } from '../automated-messages.js';
+import { ARCHIVE_DURATIONS } from '../forum.js';
 import { channelJSON } from '../serialize.js';
 import { validateThreadName } from '../validation.js';
+import { isThreadOnly } from '../world.js';
+import { appliedTagsFor, forumPost } from './forum.js';
 
 type Json = Record<string, unknown>;
 
 const TEXT_TYPES: number[] = [ChannelKind.GuildText, ChannelKind.GuildAnnouncement];
-const ARCHIVE_DURATIONS = [60, 1440, 4320, 10080];
 
 export function channelRoutes(core: FakeCore): RouteDef[] {
   const startThread = (parent: FakeChannel, body: Json, starterMessageId: string | null): FakeChannel => {
@@ -34,7 +37,7 @@ export function channelRoutes(core: FakeCore): RouteDef[] {
     core.requireBotPermissions(parent, needed | (starterMessageId ? Permission.ReadMessageHistory : 0n));
     const thread = core.world.addThread(parent as FakeChannel & { guildId: string }, {
       name: body.name as string, type, ownerId: core.botId, starterMessageId,
-      autoArchiveDuration: Number(body.auto_archive_duration ?? 4320),
+      autoArchiveDuration: body.auto_archive_duration ? Number(body.auto_archive_duration) : undefined,
     });
     if (typeof body.rate_limit_per_user === 'number') thread.rateLimitPerUser = body.rate_limit_per_user;
     if (type === ChannelKind.PrivateThread && body.invitable === false && thread.thread) thread.thread.invitable = false;
@@ -63,13 +66,18 @@ export function channelRoutes(core: FakeCore): RouteDef[] {
         if (message.threadId || (message.flags & 64) !== 0) throw errors.threadAlreadyCreated();
         const thread = startThread(parent, body, message.id);
         message.threadId = thread.id;
+        addThreadStarter(core, thread, message);
         core.announceUpdate(message);
         return json(channelJSON(core.world, thread), 201);
       },
     },
     {
       method: 'POST', pattern: '/channels/:channelId/threads', auth: true,
-      handle: ({ params, body }) => json(channelJSON(core.world, startThread(core.channel(params.channelId!), body, null)), 201),
+      handle: ({ params, body, files }) => {
+        const parent = core.channel(params.channelId!);
+        if (isThreadOnly(parent)) return forumPost(core, parent, body, files);
+        return json(channelJSON(core.world, startThread(parent, body, null)), 201);
+      },
     },
     {
       method: 'PUT', pattern: '/channels/:channelId/thread-members/@me', auth: true,
@@ -116,6 +124,7 @@ function modifyChannel(core: FakeCore, channel: FakeChannel, body: Json): FakeCh
   const changesOtherThanUnarchive = Object.keys(body).some((k) => k !== 'archived');
   if (t.archived && body.archived !== false && changesOtherThanUnarchive) throw errors.archivedThread();
   if (!owner && !moderator && (typeof body.name === 'string' || body.archived === true)) throw errors.missingPermissions();
+  const tags = 'applied_tags' in body ? appliedTagsFor(core, channel, body.applied_tags, owner || moderator) : undefined;
   if (typeof body.name === 'string') channel.name = body.name;
   if (typeof body.locked === 'boolean') t.locked = body.locked;
   if (typeof body.archived === 'boolean' && body.archived !== t.archived) {
@@ -123,6 +132,7 @@ function modifyChannel(core: FakeCore, channel: FakeChannel, body: Json): FakeCh
     t.archiveTimestamp = new Date().toISOString();
   }
   if (typeof body.auto_archive_duration === 'number') t.autoArchiveDuration = body.auto_archive_duration;
+  if (tags) t.appliedTags = tags;
   if (typeof body.rate_limit_per_user === 'number') channel.rateLimitPerUser = body.rate_limit_per_user;
   core.dispatchThread('THREAD_UPDATE', channel);
   return channel;

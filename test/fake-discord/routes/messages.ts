@@ -9,6 +9,7 @@ import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
 import { Permission } from '../permissions.js';
 import { ChannelKind, type FakeChannel } from '../records.js';
+import { isThreadOnly } from '../world.js';
 
 type Json = Record<string, unknown>;
 
@@ -25,6 +26,8 @@ export function messageRoutes(core: FakeCore): RouteDef[] {
       handle: ({ params, body, files }) => {
         const channel = core.channel(params.channelId!);
         if (channel.type === ChannelKind.GuildCategory) throw errors.wrongChannelType();
+        // threads.mdx, Forums: "Messages cannot be sent directly in forum channels" (nor media channels).
+        if (isThreadOnly(channel)) throw errors.nonTextChannel();
         const send = channel.thread ? Permission.SendMessagesInThreads : Permission.SendMessages;
         // message.mdx, Create Message limitations: replies need Read Message History; files need Attach Files.
         const needed = send | (files.length > 0 ? Permission.AttachFiles : 0n) | (hasReply(body) ? Permission.ReadMessageHistory : 0n);
