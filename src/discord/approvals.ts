@@ -9,6 +9,7 @@
 import type { Client, Message } from 'discord.js';
 import { escapeDisplayName } from '../agent/clean-text.js';
 import { describeAction } from '../agent/describe.js';
+import { inlineCode } from './format-steps.js';
 import type { BeforeTool, ToolDecision } from '../agent/engine.js';
 import { formatMs } from '../duration.js';
 import type { Logger } from '../logger.js';
@@ -70,7 +71,7 @@ export function approvalGate(deps: ApprovalGateDeps): BeforeTool {
     if ((await deps.modeOf(call.tool)) === 'auto') return { kind: 'run' };
     const key = `${deps.runId}:${call.callId}`;
     const described = describeAction(call.tool, call.input);
-    const shown = `\`${described.length > 300 ? `${described.slice(0, 299)}…` : described}\``.replace(/`{3,}/g, '`');
+    const shown = inlineCode(described, 300);
     await deps.beforePosting();
     const { decision, cancel } = deps.registry.wait(key, deps.starterId);
     let request: Message;
@@ -117,8 +118,8 @@ function waitFor(decision: Promise<ApprovalDecision>, signal: AbortSignal, timeo
 async function audited(deps: ApprovalGateDeps, outcome: ApprovalDecision | 'timeout', described: string): Promise<void> {
   if (!deps.guildId) return;
   const record: ChangeRecord = outcome === 'timeout'
-    ? { actorId: deps.audit.client.user?.id ?? deps.starterId, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run \`${described.slice(0, 200)}\`: nobody approved it in time` }
-    : { actorId: outcome.by.id, actorName: outcome.by.name, action: outcome.approved ? 'tools.approval.approved' : 'tools.approval.denied', detail: `${outcome.approved ? 'approved' : 'denied'} \`${described.slice(0, 200)}\`` };
+    ? { actorId: deps.audit.client.user?.id ?? deps.starterId, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${inlineCode(described, 200)}: nobody approved it in time` }
+    : { actorId: outcome.by.id, actorName: outcome.by.name, action: outcome.approved ? 'tools.approval.approved' : 'tools.approval.denied', detail: `${outcome.approved ? 'approved' : 'denied'} ${inlineCode(described, 200)}` };
   try {
     const { logChannelId } = await recordAudit(deps.audit, deps.guildId, record);
     await postToLogChannel(deps.audit.logger, deps.audit.client, deps.guildId, logChannelId, logChannelLine(record));

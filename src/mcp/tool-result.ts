@@ -3,7 +3,17 @@
  * links as links (and sources when they are web pages), images kept for people to see (the model is
  * told one is there). `isError` results become errors, so the model gets an error observation.
  */
+import { safeHttpUrl } from '../agent/clean-text.js';
 import type { Source, ToolImage, ToolOutput } from '../agent/tool.js';
+
+/** A resource link's title and description come from the server: capped like every untrusted field. */
+const LINK_TITLE_MAX = 200;
+const LINK_DESCRIPTION_MAX = 300;
+
+function capped(value: unknown, max: number): string {
+  const text = String(value ?? '');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 /** The parts of MCP's `CallToolResult` the bot reads (typed loosely: servers send what they send). */
 export interface CallResult {
@@ -33,10 +43,12 @@ export function toToolOutput(result: CallResult): ToolOutput {
         lines.push(`[audio (${String(item.mimeType)}): not shown]`);
         break;
       case 'resource_link': {
-        const uri = String(item.uri ?? '');
-        const title = String(item.title ?? item.name ?? uri);
-        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${String(item.description)})` : ''}`);
-        if (/^https?:\/\//i.test(uri)) sources.push({ title, url: uri });
+        const uri = capped(item.uri, 2_048);
+        const title = capped(item.title ?? item.name ?? uri, LINK_TITLE_MAX);
+        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${capped(item.description, LINK_DESCRIPTION_MAX)})` : ''}`);
+        // Only a web page the bot can print as a plain link becomes a source under the answer.
+        const url = safeHttpUrl(item.uri);
+        if (url) sources.push({ title, url });
         break;
       }
       case 'resource': {
