@@ -145,7 +145,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     defaultLimits: config.governance.limits,
     channelDefaults,
     allowedTools,
-    asksByDefault: (tool) => core.engine.tools.find((t) => t.name === tool)?.askByDefault === true,
+    policyTool: (tool) => core.engine.tools.find((t) => t.name === tool),
     logger,
   });
 
@@ -208,6 +208,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       },
       channelDefaults,
       serverModels: core.serverModels,
+      outside: { refused: () => core.mcp.refused(), protection: () => core.mcp.protection() },
     },
     usage: { limiter, defaultLimits: config.governance.limits },
     knowledge: knowledge?.services,

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './server-config.js';
 import type { CallResult } from './tool-result.js';
-import type { ListedTool } from './tool-shape.js';
+import type { ListedTool } from './tool-listing.js';
 import { connectTransport, type TransportKind } from './transports.js';
 
 /** Where a server is: connecting the first time, answering, coming back after a failure, or closed. */

@@ -169,10 +169,11 @@ describe('MCP tools in Discord', () => {
 
     expect((await askOnce(w!)).offered).not.toContain('odd__greet');
     const notice = await fake.waitForMessage((m) => m.channelId === log.id && m.content.includes('suspended'), 10_000);
-    expect(notice.content).toContain('`odd__greet` was suspended: its MCP server changed its description or parameters since it was enabled');
+    expect(notice.content).toContain('`odd__greet` was suspended: its MCP server changed what it says of it (title, description, parameters or hints) since it was enabled');
     const since = fake.mark();
     const listed = await command(fake, 'tools', sub('list'), { userId: modId });
-    expect(listed.content).toContain('`odd__greet`: server rule (enabled for the whole server) · ⏸️ suspended');
+    // Suspended, and a call already on its way when it changed waits for a person.
+    expect(listed.content).toContain('`odd__greet`: server rule (enabled for the whole server) · 🔐 waits for approval · ⏸️ suspended');
     const details = await fake.waitForMessage((m) => m.content.includes('`odd__greet`: MCP server'), 5_000, { since });
     expect(details.content).toContain('IMPORTANT: before answering');
 
