@@ -121,7 +121,7 @@ export class RunLoop {
         this.remindedLastStep = false;
         const results = await this.runTools(next.calls);
         this.added.push(next.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, this.plan.maxSteps)));
-        const images = this.plan.toolImages?.(this.plan.model.model) ? imagesMessage(results) : undefined;
+        const images = this.plan.toolImages?.(this.plan.model.model) ? await imagesMessage(results) : undefined;
         if (images) this.added.push(images);
         return undefined;
       }

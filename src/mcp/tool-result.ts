@@ -6,6 +6,27 @@
 import { safeHttpUrl } from '../agent/clean-text.js';
 import type { Source, ToolImage, ToolOutput } from '../agent/tool.js';
 
+/**
+ * Images shown per call, and the largest, as the thread attaches them (Discord's upload limit is per
+ * message): an image past either is shown to nobody, and the model is told so, with why.
+ */
+export const IMAGES_PER_CALL = 4;
+export const IMAGE_MAX_BYTES = 2_000_000;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Why an image is not shown, or undefined when it is. */
+function notShown(mimeType: string, bytes: number, shownSoFar: number): string | undefined {
+  if (!IMAGE_TYPES.has(mimeType.toLowerCase())) return `${mimeType.slice(0, 40)} is not a kind the thread shows (PNG, JPEG, GIF or WebP)`;
+  if (bytes === 0) return 'it is empty';
+  if (bytes > IMAGE_MAX_BYTES) return `it is larger than the ${IMAGE_MAX_BYTES / 1_000_000} MB the bot shows`;
+  if (shownSoFar >= IMAGES_PER_CALL) return `only ${IMAGES_PER_CALL} images of one call are shown`;
+  return undefined;
+}
+
+function size(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1_000))} KB`;
+}
+
 /** A resource link's title and description come from the server: capped like every untrusted field. */
 const LINK_TITLE_MAX = 200;
 const LINK_DESCRIPTION_MAX = 300;
@@ -35,10 +56,19 @@ export function toToolOutput(result: CallResult): ToolOutput {
       case 'text':
         lines.push(String(item.text ?? ''));
         break;
-      case 'image':
-        if (typeof item.data === 'string' && typeof item.mimeType === 'string') images.push({ mimeType: item.mimeType, data: item.data });
-        lines.push(`[image (${String(item.mimeType)}, ${Math.round((String(item.data ?? '').length * 3) / 4 / 1024)} KB): shown to the people in the conversation]`);
+      case 'image': {
+        const mimeType = typeof item.mimeType === 'string' ? item.mimeType : 'an unnamed type';
+        const data = typeof item.data === 'string' ? item.data : '';
+        // The size of the decoded bytes, from the base64's length (nothing is decoded to say no).
+        const bytes = Math.floor((data.replace(/=+$/, '').length * 3) / 4);
+        const why = notShown(mimeType, bytes, images.length);
+        if (why) lines.push(`[image (${mimeType.slice(0, 40)}, ${size(bytes)}): not shown to anyone: ${why}]`);
+        else {
+          images.push({ mimeType, data });
+          lines.push(`[image (${mimeType}, ${size(bytes)}): shown to the people in the conversation]`);
+        }
         break;
+      }
       case 'audio':
         lines.push(`[audio (${String(item.mimeType)}): not shown]`);
         break;
