@@ -9,6 +9,7 @@
  */
 import type { ToolDefinition, ToolListing } from '../agent/tool.js';
 import { jsonSchemaArguments } from '../agent/tool-arguments.js';
+import type { Sandbox } from './sandbox.js';
 import type { McpServerConfig } from './server-config.js';
 import { ServerConnection, type McpLogger, type ServerState } from './server-connection.js';
 import { listingFingerprint, presentTool } from './tool-listing.js';
@@ -27,6 +28,8 @@ export interface McpServersOptions {
   onCall?: (server: string, outcome: 'ok' | 'error' | 'unavailable') => void;
   /** Told when the tool list changes (a server joined, left, or changed its tools). */
   onToolsChanged?: () => void;
+  /** How stdio servers are started (sandbox.ts: bubblewrap, another user, or as they are). */
+  sandbox?: Sandbox;
 }
 
 /** A server as `npm run mcp -- list` and `/metrics` show it. */
@@ -61,7 +64,7 @@ export class McpServers {
     configs: readonly McpServerConfig[],
     private readonly options: McpServersOptions,
   ) {
-    this.connections = configs.map((config) => new ServerConnection(config, { logger: options.logger, backoffMs: options.backoffMs, onChange: () => this.rebuild() }));
+    this.connections = configs.map((config) => new ServerConnection(config, { logger: options.logger, backoffMs: options.backoffMs, sandbox: options.sandbox, onChange: () => this.rebuild() }));
   }
 
   /** Connect every server in parallel; resolves when all answered or `readyWaitMs` passed. */
@@ -86,7 +89,8 @@ export class McpServers {
 
   /** How the stdio servers' processes are kept from the bot's secrets, in one sentence; undefined without servers. */
   protection(): string | undefined {
-    return this.connections.length ? undefined : undefined;
+    if (!this.connections.some((c) => c.config.kind === 'stdio')) return undefined;
+    return this.options.sandbox?.describe ?? 'Stdio MCP servers are not sandboxed: they run as the bot\'s user (only their environment is kept apart).';
   }
 
   /** The tools servers list that are not offered, and why. */

@@ -140,5 +140,8 @@ describe('an MCP server that changes its tools after approval', () => {
     expect(about.content).toContain('• ⛔ `huge` of `shifty` is not offered: its parameter schema is larger than the 16,000 characters the bot offers');
     expect(about.content).toContain('• ⛔ `dup.a` of `shifty` is not offered: `dup.a` (server `shifty`) and `dup_a` (server `shifty`) both become `shifty__dup_a` for the model; neither is offered until one is renamed.');
     expect(about.content).toContain('• ⛔ `dup_a` of `shifty` is not offered: `dup.a` (server `shifty`)');
+    // And the protection the server's process runs under (this host's best: MCP_SANDBOX=auto, the default).
+    const protection = await fake.waitForMessage((m) => /-# (Stdio MCP servers run|MCP servers are not sandboxed)/.test(m.content), 5_000, { since: listedAt });
+    expect(protection.flags & 64).toBe(64);
   });
 });
