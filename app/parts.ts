@@ -107,7 +107,7 @@ export function buildRules(config: Config, parts: { storage: Storage; core: Core
     defaultLimits: config.governance.limits,
     channelDefaults,
     allowedTools,
-    asksByDefault: (tool) => core.engine.tools.find((t) => t.name === tool)?.askByDefault === true,
+    policyTool: (tool) => core.engine.tools.find((t) => t.name === tool),
     logger,
   });
   return { ...rules, channelDefaults };

@@ -8,8 +8,10 @@ import type { BotServices, RuleServices, Runtime } from '../src/discord/services
 import { fitMessage, splitMessage } from '../src/discord/posting/split-message.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
+import { escapeInline } from '../src/agent/clean-text.js';
 import {
   pinMismatch,
+  pinnedListing,
   removeToolRules,
   resolveToolAccess,
   safeToolNames,
@@ -21,9 +23,10 @@ import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../s
 import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/text/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
+import { changeSummary } from './tools-show.js';
 
 /** What the `/tools` subcommands use. */
-export type ToolsServices = { rules: Pick<RuleServices, 'tools' | 'store'>; runtime: Pick<Runtime, 'logger' | 'now'>; knowledge?: BotServices['knowledge'] };
+export type ToolsServices = { rules: Pick<RuleServices, 'tools' | 'store' | 'outside'>; runtime: Pick<Runtime, 'logger' | 'now'>; knowledge?: BotServices['knowledge'] };
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -63,20 +66,33 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
   if (rules.length > RULES_SHOWN) ruleLines.push(`-# …and ${rules.length - RULES_SHOWN} older rules.`);
   await say(interaction, [`**Tools for ${who} in ${where}**`, ...lines, await knowledgeNote(interaction.guildId, ctx), '', ...ruleLines, `-# ${PRECEDENCE_NOTE}`].filter((l) => l !== undefined).join('\n'));
   // What each MCP tool is, in private follow-ups (a server's list rarely fits beside the verdicts).
-  for (const part of splitMessage(outsideToolLines(ctx.rules.tools).join('\n')).slice(0, MCP_PARTS_SHOWN)) {
+  for (const part of splitMessage(outsideToolLines(ctx, settings, suspended).join('\n')).slice(0, MCP_PARTS_SHOWN)) {
     if (part.trim()) await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   }
 }
 
-/** Tools from MCP servers: where each comes from, what its server says of it, and its description as the model sees it. */
-function outsideToolLines(tools: RuleServices['tools']): string[] {
-  const outside = tools.filter((t) => t.provenance);
-  if (outside.length === 0) return [];
-  const shown = (text: string) => (text.length > 160 ? `${text.slice(0, 159)}…` : text).replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
-  return [
-    '**Tools from MCP servers** (off until enabled; enabling pins their description and schema, and a change suspends them):',
-    ...outside.map((t) => `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${shown(t.description)}”`),
+/**
+ * Tools from MCP servers: where each comes from, what its server says of it, its description as the
+ * model reads it (escaped: the server wrote it), what changed in a suspended one, the tools a server
+ * lists that are not offered and why, and the protection its process runs under.
+ */
+function outsideToolLines(ctx: ToolsServices, settings: Parameters<typeof pinnedListing>[0], suspended: ReadonlySet<string>): string[] {
+  const outside = ctx.rules.tools.filter((t) => t.provenance);
+  const refused = ctx.rules.outside?.refused() ?? [];
+  if (outside.length === 0 && refused.length === 0) return [];
+  const lines = [
+    '**Tools from MCP servers** (off until enabled; enabling pins their title, description, parameters and hints, and any change suspends them; `/tools show` has a tool\'s full text):',
+    ...outside.map((t) => {
+      const line = `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${escapeInline(t.description, 160)}”`;
+      if (!suspended.has(t.name) || settings.toolPins?.[t.name] === undefined) return line;
+      return `${line}\n  ⏸️ Changed since it was enabled:\n  ${changeSummary(pinnedListing(settings, t.name) as never, t.provenance!.listing!).replace(/\n/g, '\n  ')}`;
+    }),
+    // The reason is the bot's own sentence (server and tool names in it are made safe where it is written).
+    ...refused.map((r) => `• ⛔ \`${r.tool.slice(0, 64).replace(/[`\s]/g, '_')}\` of \`${r.server}\` is not offered: ${r.reason.slice(0, 400)}.`),
   ];
+  const protection = ctx.rules.outside?.protection();
+  if (protection) lines.push(`-# ${protection}`);
+  return lines;
 }
 
 /** The rules may allow search_knowledge, but runs are offered it only where the server has documents. */
@@ -90,8 +106,11 @@ async function knowledgeNote(guildId: string, ctx: ToolsServices): Promise<strin
 export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, allow: boolean): Promise<void> {
   const tool = toolOption(interaction, ctx.rules.tools, true);
   const target = await targetOption(interaction);
-  // Enabling a tool from outside pins what the model is told about it now; a later change suspends it.
-  const fingerprint = allow ? ctx.rules.tools.find((t) => t.name === tool)?.fingerprint : undefined;
+  // Enabling a tool from outside pins what the model and the policy read of it now, and keeps that text
+  // so a later change (which suspends it) can be shown beside it.
+  const found = allow ? ctx.rules.tools.find((t) => t.name === tool) : undefined;
+  const fingerprint = found?.fingerprint;
+  const listing = found?.provenance?.listing;
   const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}${fingerprint ? ' (pinned as it is now)' : ''}`;
   const saved = await saveChange(ctx, interaction, {
     action: allow ? 'tools.enable' : 'tools.disable',
@@ -99,7 +118,7 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
     apply: (s) => ({
       ...s,
       toolRules: setToolRule(s.toolRules, tool, allow, target),
-      ...(fingerprint ? { toolPins: { ...s.toolPins, [tool]: fingerprint } } : {}),
+      ...(fingerprint ? { toolPins: { ...s.toolPins, [tool]: { fingerprint, ...(listing ? { listing: { ...listing } } : {}), at: ctx.runtime.now().getTime() } } } : {}),
     }),
   });
   if (!saved) return;

@@ -19,6 +19,7 @@ import { AUDIT_SHOW_MAX } from '../src/discord/text/audit-text.js';
 import { OptionProblem, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator } from './moderation.js';
 import { changeApproval, changeTool, listTools, resetTools, setLogChannel, showAudit } from './tools-subcommands.js';
+import { showTool } from './tools-show.js';
 
 function withTool(s: SlashCommandSubcommandBuilder, required: boolean): SlashCommandSubcommandBuilder {
   return s.addStringOption((o) => o.setName('tool').setDescription(required ? 'Which tool' : 'Which tool (leave out for every tool)').setRequired(required).setAutocomplete(true));
@@ -40,6 +41,7 @@ export const tools: Command = {
       s.setName('list').setDescription('What is enabled here, and why')
         .addChannelOption((o) => o.setName('channel').setDescription('Explain another channel or category').addChannelTypes(...RULE_CHANNEL_TYPES))
         .addRoleOption((o) => o.setName('role').setDescription('Explain for a member with this role instead of you')))
+    .addSubcommand((s) => withTool(s.setName('show').setDescription('A tool from an MCP server in full, as the model reads it, and what changed'), true))
     .addSubcommand((s) => withTarget(withTool(s.setName('enable').setDescription('Let me use a tool'), true), ' (wins over channel rules)'))
     .addSubcommand((s) => withTarget(withTool(s.setName('disable').setDescription('Stop me from using a tool'), true), ' (wins over channel rules)'))
     .addSubcommand((s) =>
@@ -67,6 +69,7 @@ export const tools: Command = {
     try {
       switch (interaction.options.getSubcommand()) {
         case 'list': return await listTools(interaction, ctx);
+        case 'show': return await showTool(interaction, ctx);
         case 'enable': return await changeTool(interaction, ctx, true);
         case 'disable': return await changeTool(interaction, ctx, false);
         case 'approval': return await changeApproval(interaction, ctx);

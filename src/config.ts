@@ -11,6 +11,7 @@ import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
 import { parseModelPrices, priceTable, type PriceTable } from './state/usage/model-prices.js';
 import type { UsageLimits } from './state/usage/types.js';
 import { parseMcpServers, type McpServerConfig } from './mcp/server-config.js';
+import { parseStorageUrl } from './storage/storage-url.js';
 
 export interface ModelConfig {
   apiKey: string;
@@ -184,6 +185,18 @@ export interface McpConfig {
   /** MCP_SERVERS_FILE, as given (unset: no MCP servers). */
   file?: string;
   servers: McpServerConfig[];
+  /**
+   * MCP_SANDBOX: how stdio servers are kept from the bot's secrets. `auto` (default): bubblewrap where
+   * it runs here, else another user (MCP_SANDBOX_USER) where the bot runs as root, else none.
+   */
+  sandbox: 'auto' | 'bwrap' | 'user' | 'off';
+  /** MCP_SANDBOX_USER: the user stdio servers run as in `user` mode. Default `nobody`. */
+  sandboxUser: string;
+  /**
+   * Files and folders a sandboxed server must not see: the `.env` read, every secret file (`*_FILE`),
+   * MCP_SERVERS_FILE and the folders of SQLite storage.
+   */
+  hiddenPaths: string[];
 }
 
 export interface Config {
@@ -201,6 +214,13 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Settings that hold secrets. Each may instead be read from a file named by `<NAME>_FILE` (the container
+ * convention: `DISCORD_TOKEN_FILE=/run/secrets/discord_token`), so the secret never sits in the bot's
+ * environment, where any process running as the bot's user could read it from /proc/<pid>/environ.
+ */
+export const SECRET_SETTINGS = ['DISCORD_TOKEN', 'OPENAI_API_KEY', 'BRAVE_API_KEY', 'TAVILY_API_KEY', 'KEYV_URL', 'KNOWLEDGE_URL'] as const;
 
 /** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
 export interface LoadOptions {
@@ -223,11 +243,13 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     dotenv.config({ path: path.join(options.dotenvDir ?? process.cwd(), '.env'), quiet: true });
   }
   const problems: string[] = [];
+  const secretFiles: string[] = [];
+  env = withSecretFiles(env, problems, secretFiles);
   const read = new EnvReader(env, problems);
 
   const baseURL = read.url('OPENAI_BASE_URL');
   const apiKey = read.string('OPENAI_API_KEY') ?? (baseURL ? 'not-needed' : undefined);
-  if (!apiKey && options.needModel !== false) problems.push(`OPENAI_API_KEY is missing. Get it from ${WHERE.OPENAI_API_KEY}.`);
+  if (!apiKey && options.needModel !== false) problems.push(`OPENAI_API_KEY is missing (set it, or OPENAI_API_KEY_FILE to a file holding it). Get it from ${WHERE.OPENAI_API_KEY}.`);
 
   const model: ModelConfig = {
     apiKey: apiKey ?? '',
@@ -335,7 +357,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   let discord: DiscordConfig | undefined;
   if (options.needDiscord) {
     const token = read.string('DISCORD_TOKEN');
-    if (!token) problems.push(`DISCORD_TOKEN is missing. Get it from ${WHERE.DISCORD_TOKEN}.`);
+    if (!token) problems.push(`DISCORD_TOKEN is missing (set it, or DISCORD_TOKEN_FILE to a file holding it). Get it from ${WHERE.DISCORD_TOKEN}.`);
     discord = {
       token: token ?? '',
       applicationId: read.snowflake('DISCORD_APPLICATION_ID'),
@@ -346,7 +368,13 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   const ops = readOps(read, env, storage.keyvUrl, problems);
-  const mcp = readMcp(read.string('MCP_SERVERS_FILE'), env, problems);
+  const mcp = readMcp(read.string('MCP_SERVERS_FILE'), env, problems, secretFiles);
+  const sandbox = (read.string('MCP_SANDBOX') ?? 'auto').toLowerCase();
+  if (!['auto', 'bwrap', 'user', 'off'].includes(sandbox)) problems.push(`MCP_SANDBOX must be auto, bwrap, user or off (got "${sandbox}").`);
+  mcp.sandbox = sandbox as McpConfig['sandbox'];
+  mcp.sandboxUser = read.string('MCP_SANDBOX_USER') ?? 'nobody';
+  if (!/^[a-z_][a-z0-9_-]{0,31}$/i.test(mcp.sandboxUser)) problems.push(`MCP_SANDBOX_USER must be a user name (got "${mcp.sandboxUser.slice(0, 40)}").`);
+  mcp.hiddenPaths = hiddenPaths(options, secretFiles, mcp.file, [storage.keyvUrl, knowledge.url]);
 
   const logLevel = read.string('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -371,18 +399,62 @@ function readEmbedding(read: EnvReader, model: ModelConfig, problems: string[]):
 }
 
 /** MCP_SERVERS_FILE: read and checked now, so a bad file stops start-up with the other problems. */
-function readMcp(file: string | undefined, env: Env, problems: string[]): McpConfig {
-  if (file === undefined) return { servers: [] };
+function readMcp(file: string | undefined, env: Env, problems: string[], files: string[]): McpConfig {
+  const base = { sandbox: 'auto' as const, sandboxUser: 'nobody', hiddenPaths: [] };
+  if (file === undefined) return { ...base, servers: [] };
   let text: string;
   try {
     text = fs.readFileSync(path.resolve(file), 'utf8');
   } catch (error) {
     problems.push(`MCP_SERVERS_FILE ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
-    return { file, servers: [] };
+    return { ...base, file, servers: [] };
   }
-  const parsed = parseMcpServers(text, file, env);
+  // `${GITHUB_TOKEN}` in the file may come from GITHUB_TOKEN_FILE, like the bot's own secrets.
+  const named = [...new Set([...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!))];
+  const parsed = parseMcpServers(text, file, withSecretFiles(env, problems, files, named));
   problems.push(...parsed.problems);
-  return { file, servers: parsed.servers };
+  return { ...base, file, servers: parsed.servers };
+}
+
+/**
+ * `env` with each `<NAME>_FILE` read into `<NAME>` (for the secret settings, and for any other variable a
+ * servers file names as `${NAME}`): the file's text without its final line break. Setting both, or a
+ * file that cannot be read, is a problem; the paths read are added to `files`.
+ */
+function withSecretFiles(env: Env, problems: string[], files: string[], names: readonly string[] = SECRET_SETTINGS): Env {
+  const out: Env = { ...env };
+  for (const name of names) {
+    const key = `${name}_FILE`;
+    const file = env[key];
+    if (!file?.trim()) continue;
+    if (env[name]?.trim()) {
+      problems.push(`${name} and ${key} are both set: keep one (${key} keeps the secret out of the environment).`);
+      continue;
+    }
+    try {
+      out[name] = fs.readFileSync(path.resolve(file.trim()), 'utf8').replace(/\r?\n$/, '');
+      files.push(path.resolve(file.trim()));
+    } catch (error) {
+      problems.push(`${key} names ${file.trim()}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    }
+  }
+  return out;
+}
+
+/** What a sandboxed MCP server must not see (see McpConfig.hiddenPaths). */
+function hiddenPaths(options: LoadOptions, secretFiles: string[], serversFile: string | undefined, storageUrls: Array<string | undefined>): string[] {
+  const paths = [...secretFiles];
+  if (options.dotenvDir !== false) paths.push(path.join(path.resolve(options.dotenvDir ?? process.cwd()), '.env'));
+  if (serversFile) paths.push(path.resolve(serversFile));
+  for (const url of storageUrls) {
+    try {
+      const target = url ? parseStorageUrl(url, process.cwd(), 'KEYV_URL') : undefined;
+      if (target?.kind === 'sqlite') paths.push(path.dirname(target.file));
+    } catch {
+      /* a bad storage URL is reported with the other problems */
+    }
+  }
+  return [...new Set(paths)];
 }
 
 /** MODEL_VISION: true/false, or a comma-separated list of model names (`gpt-4o,gpt-4o-mini`). */

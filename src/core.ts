@@ -15,7 +15,7 @@ import type { MemberMemoryStore } from './state/index.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
 import { contextFit, tokenCounters, type TokenCounter } from './state/index.js';
 import { createToolbox, type SearchAllowance, type Toolbox, type ToolboxOptions } from '../tools/index.js';
-import { McpServers, type McpLogger, type McpServersOptions } from './mcp/index.js';
+import { chooseSandbox, McpServers, type McpLogger, type McpServersOptions } from './mcp/index.js';
 
 /** The engine settings the configuration gives: the one place config becomes engine defaults. */
 export function engineDefaults(config: Pick<Config, 'agent'>): Partial<RunDefaults> {
@@ -80,10 +80,17 @@ export async function createCore(
 ): Promise<Core> {
   const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
   // Connected in parallel with the model server's context-window question below; waits a few seconds at most.
-  const mcp = new McpServers(parts.noMcp ? [] : (config.mcp?.servers ?? []), {
+  const servers = parts.noMcp ? [] : (config.mcp?.servers ?? []);
+  // Stdio servers start inside the best sandbox the host allows (MCP_SANDBOX); said once at start-up.
+  const sandbox = config.mcp && servers.some((s) => s.kind === 'stdio')
+    ? chooseSandbox({ setting: config.mcp.sandbox, user: config.mcp.sandboxUser, hidden: config.mcp.hiddenPaths })
+    : undefined;
+  if (sandbox) (parts.logger ?? quiet)[sandbox.kind === 'none' ? 'warn' : 'info']({ sandbox: sandbox.kind }, sandbox.describe);
+  const mcp = new McpServers(servers, {
     logger: parts.logger ?? quiet,
     callTimeoutMs: config.agent.toolTimeoutMs,
     onCall: parts.onMcpCall,
+    sandbox,
     ...overrides.mcp,
   });
   const mcpStarted = mcp.start();

@@ -16,9 +16,10 @@ const SUBDIVISION_FLAG = '\\u{1F3F4}[\\u{E0061}-\\u{E007A}]{2}[\\u{E0030}-\\u{E0
 // ZWJ glues emoji into one picture (👨‍👩‍👧, 🏳️‍🌈, 👩🏽‍💻): kept only between an emoji (or its
 // variation selector or skin tone) and the next emoji, removed everywhere else.
 const EMOJI_ZWJ = '(?<=[\\p{Extended_Pictographic}\\u{FE0F}\\u{1F3FB}-\\u{1F3FF}])\\u200D(?=\\p{Extended_Pictographic})';
-// The project's own defences put U+200B after "@" (so a name cannot ping) and between backticks (so
-// text cannot close a code block); removing those would undo them, and they hide nothing.
-const DEFENSIVE_ZWSP = '(?<=[@`])\\u200B';
+// The project's own defences put U+200B after "@" (so a name cannot ping), between backticks (so
+// text cannot close a code block) and between "]" and "(" (so text cannot make a masked link);
+// removing those would undo them, and they hide nothing.
+const DEFENSIVE_ZWSP = '(?<=[@`\\]])\\u200B';
 
 /**
  * Characters that render as nothing or reorder what is around them:
@@ -62,17 +63,78 @@ export const DISPLAY_NAME_MAX = 80;
  * escape, never through one).
  */
 export function escapeDisplayName(name: string, max = DISPLAY_NAME_MAX): string {
-  const clean = cleanText(name).replace(/[\r\n\t]+/g, ' ').trim();
+  return escapeMarkdown(name, max, '');
+}
+
+/**
+ * Untrusted text (a page's title, a tool's description) shown inside our own Markdown as plain text, on
+ * one line: cleaned, every Markdown character escaped (so `[label](url)` stays text and cannot become a
+ * link), mentions broken, at most `max` visible characters with `…` when cut. Reads at most `max`
+ * characters of `text` past the cleaning, so a 1 MB title costs what it shows.
+ */
+export function escapeInline(text: string, max: number): string {
+  return escapeMarkdown(text, max, '…');
+}
+
+function escapeMarkdown(text: string, max: number, cutMark: string): string {
+  // Cleaning removes characters, so read a little more than `max`, never the whole of a huge text.
+  const clean = cleanText(text.length > max * 4 + 64 ? text.slice(0, max * 4 + 64) : text).replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
   let out = '';
   let visible = 0;
   for (const ch of clean) {
-    if (visible >= max) break;
+    if (visible >= max) return `${out}${cutMark}`;
     visible++;
     if (ch === '@') out += '@\u200b';
     else if (/[\\*_~`|>#[\]()<-]/.test(ch)) out += `\\${ch}`;
     else out += ch;
   }
   return out;
+}
+
+/** Longest URL the bot prints; a longer one is not a link it shows. */
+export const URL_MAX_CHARS = 2_048;
+
+/**
+ * A URL from outside (a tool's result, a search hit) as the bot may print it, or undefined: parsed as
+ * browsers parse it (WHATWG URL), http or https only, no user name or password (`https://discord.com@phish.example`
+ * reads as Discord and goes elsewhere), at most URL_MAX_CHARS. The result is the parsed URL's own
+ * serialization with the characters Markdown gives meaning to percent-encoded as well, so it can sit
+ * inside `<…>` or `(<…>)` and never close them, open a masked link or start formatting.
+ */
+export function safeHttpUrl(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw.length > URL_MAX_CHARS * 3) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) return undefined;
+  const href = url.href.replace(/[()[\]<>|`'"\\*\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return href.length <= URL_MAX_CHARS ? href : undefined;
+}
+
+/**
+ * A link the bot makes to a URL from outside: the label is the URL's own host (what the link really
+ * opens, punycode for look-alike letters), never words a tool chose, and `<…>` keeps Discord from
+ * embedding a preview of the page. Undefined when the URL is not one the bot prints (see safeHttpUrl).
+ */
+export function hostLink(raw: unknown): string | undefined {
+  const href = safeHttpUrl(raw);
+  if (!href) return undefined;
+  // A parsed host is ASCII letters, digits, dots and hyphens, or (allowed by the URL standard) `*`, `_`, `~`.
+  return `[${new URL(href).hostname.replace(/[*_~]/g, '\\$&')}](<${href}>)`;
+}
+
+/**
+ * Text a model wrote from what tools told it (a thought in the step log), with its Markdown links made
+ * inert: `[label](target)` keeps its words but cannot become a masked link, whose label could say
+ * anything about where it goes. A masked link needs `](` side by side, so U+200B goes between them
+ * (escaping a bracket would not do: Discord's parser reads `[label\](url)` as a link). Bare URLs stay
+ * clickable, as Discord shows them in full.
+ */
+export function inertLinks(text: string): string {
+  return text.replace(/\](?=\()/g, ']\u200b');
 }
 
 /**

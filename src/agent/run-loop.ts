@@ -221,7 +221,9 @@ export class RunLoop {
       usage: { ...this.usage },
       messages: [...this.plan.messages],
       added: [...this.added],
-      pending: { assistant: step.assistant, calls: kept },
+      // The calls as the model sent them (raw text, decoded again on resume): decoded arguments can be
+      // nested deeper than JSON can write back.
+      pending: { assistant: step.assistant, calls: kept.map(({ input: _shown, ...call }) => call) },
       sources: this.plan.citations.list(),
       files: filesToState(this.attachments),
       remindedLastStep: this.remindedLastStep,
@@ -242,7 +244,7 @@ export class RunLoop {
     const byId = new Map(todo.map((i, n) => [step.calls[i]!.callId, ran[n]!]));
     const results = step.calls.map((c) => done?.get(c.callId) ?? byId.get(c.callId)!);
     this.added.push(step.assistant, ...this.driver.observationMessages(results, stepNote(this.steps + 1, plan.maxSteps)));
-    const images = plan.toolImages?.(plan.model.model) ? imagesMessage(results) : undefined;
+    const images = plan.toolImages?.(plan.model.model) ? await imagesMessage(results) : undefined;
     if (images) this.added.push(images);
   }
 

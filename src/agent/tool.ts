@@ -74,6 +74,22 @@ export interface ToolApproval {
   approvers?: ReadonlyArray<{ id: string; name: string }>;
 }
 
+/**
+ * What an outside tool (an MCP server's) says of itself, exactly as the model and the policy read it:
+ * cleaned and capped. Moderators read it in `/tools`; enabling the tool pins it, with its fingerprint.
+ */
+export interface ToolListing {
+  /** The tool's name on its server. */
+  tool: string;
+  title?: string;
+  /** What the model reads (the server's description, or its title when it has none). */
+  description: string;
+  /** The parameter schema offered to the model, as canonical JSON. */
+  schema: string;
+  /** The server's hints the policy reads (`readOnlyHint`, `destructiveHint`, …). */
+  annotations: Record<string, boolean>;
+}
+
 /** Everything a tool may use from outside; injected so tests are deterministic. */
 export interface ToolContext {
   /** Aborted when the tool's timeout passes or the run is cancelled. Long work must watch it. */
@@ -133,7 +149,7 @@ export interface ToolDefinition<Args = any> {
   /** A fingerprint of what the model is told about the tool (MCP tools): enabling pins it, a change suspends the tool. */
   fingerprint?: string;
   /** Where the tool comes from and what it says about itself, for moderators (`/tools list`); none for built-in tools. */
-  provenance?: { source: string; notes: string[] };
+  provenance?: { source: string; notes: string[]; listing?: ToolListing };
   /** Per-tool timeout in ms, overriding the run's default. */
   timeoutMs?: number;
   /**

@@ -184,7 +184,7 @@ export interface WaitingCall {
   callId: string;
   tool: string;
   raw: RawArguments;
-  /** The decoded arguments (what a person is shown); absent when they did not decode. */
+  /** The decoded arguments (what a person is shown; not kept in the state); absent when they did not decode. */
   input?: unknown;
   /** Whether this call waits for a decision (the others of the step run without one when the run resumes). */
   needsApproval: boolean;

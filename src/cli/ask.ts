@@ -65,10 +65,14 @@ async function main(): Promise<number> {
 
   const knowledge = await openKnowledge(config);
   // An MCP server that cannot start is said on stderr; the question is answered without its tools.
+  // The protection stdio servers run under is said once, whatever it is.
   const mcpLogger = {
-    info: () => undefined,
+    info: (fields: Record<string, unknown>, message: string) => {
+      if (fields.sandbox) console.error(`MCP: ${message}`);
+    },
     debug: () => undefined,
     warn: (fields: Record<string, unknown>, message: string) => {
+      if (fields.sandbox) return console.error(`MCP: ${message}`);
       const where = [fields.server, ...(Array.isArray(fields.servers) ? fields.servers : [])].filter(Boolean).join(', ');
       console.error(`MCP: ${message} (${where}${fields.err ? `: ${describeError(fields.err)}` : ''})`);
     },

@@ -1,12 +1,13 @@
 /**
  * `npm run mcp -- list`: connects to every server of MCP_SERVERS_FILE as the bot would, and prints each
  * server, its state and its tools (names and descriptions as the model sees them, and what the server
- * says of each), so an operator can check the file before moderators see the tools. Exit code 1 if a
- * server is not ready.
+ * says of each), the tools it does not offer and why (a schema past the caps, names that collide), and
+ * the protection stdio servers run under, so an operator can check the file before moderators see the
+ * tools. Exit code 1 if a server is not ready.
  */
 import { loadConfigOrReport } from '../config.js';
 import { describeError } from '../errors.js';
-import { McpServers } from '../mcp/index.js';
+import { chooseSandbox, McpServers } from '../mcp/index.js';
 import { readCommandLine } from './command-line.js';
 
 const USAGE = `usage: npm run mcp -- list [--wait SECONDS]
@@ -31,9 +32,18 @@ async function main(): Promise<number> {
     return 0;
   }
   const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-  const servers = new McpServers(config.mcp.servers, { logger: quiet, callTimeoutMs: config.agent.toolTimeoutMs, readyWaitMs: wait * 1000 });
+  let sandbox;
+  try {
+    sandbox = config.mcp.servers.some((s) => s.kind === 'stdio') ? chooseSandbox({ setting: config.mcp.sandbox, user: config.mcp.sandboxUser, hidden: config.mcp.hiddenPaths }) : undefined;
+  } catch (error) {
+    console.error(describeError(error));
+    return 2;
+  }
+  const servers = new McpServers(config.mcp.servers, { logger: quiet, callTimeoutMs: config.agent.toolTimeoutMs, readyWaitMs: wait * 1000, sandbox });
   try {
     await servers.start();
+    const protection = servers.protection();
+    if (protection) console.log(`Protection: ${protection}\n`);
     let allReady = true;
     for (const server of servers.status()) {
       allReady &&= server.state === 'ready';
@@ -43,6 +53,7 @@ async function main(): Promise<number> {
         console.log(`  ${tool.name} [${tool.notes.join(', ')}]`);
         console.log(`    ${tool.description.replace(/\n/g, '\n    ')}`);
       }
+      for (const refused of server.refused) console.log(`  not offered: ${JSON.stringify(refused.tool)}: ${refused.reason}`);
     }
     console.log('\nEvery MCP tool is off in Discord until a moderator enables it (/tools enable).');
     return allReady ? 0 : 1;

@@ -1,6 +1,6 @@
 /** How the terminal runner shows a run: readable lines by default, one JSON object per event with --json. */
 import readline from 'node:readline/promises';
-import { describeAction } from '../agent/describe.js';
+import { boundedJson, describeAction } from '../agent/describe.js';
 import type { ToolDecision } from '../agent/engine.js';
 import type { AgentEvent } from '../agent/types.js';
 
@@ -76,7 +76,14 @@ export class TerminalPrinter {
 
 /** One JSON object per line: the event's own fields, `type` first (attachments described, not their bytes). */
 export function printJson(event: AgentEvent | Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify(event)}\n`);
+  let line: string;
+  try {
+    line = JSON.stringify(event);
+  } catch {
+    // An action's input nested past what JSON.stringify can write (a model's 5,000 levels): described instead.
+    line = JSON.stringify({ ...event, input: boundedJson((event as { input?: unknown }).input, { maxChars: 100_000 }) });
+  }
+  process.stdout.write(`${line}\n`);
 }
 
 /** Manual mode: show the action and wait. Enter runs it, typed text becomes the observation, q stops. */

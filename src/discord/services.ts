@@ -68,6 +68,15 @@ export interface RuleServices extends Rules {
   channelDefaults: ChannelDefaults;
   /** The models the model server lists (for choosing one when OPENAI_MODELS is `*`). */
   serverModels(): Promise<string[]>;
+  /** Tools from MCP servers that are not offered and why, and the protection their processes run under (none configured: absent). */
+  outside?: OutsideTools;
+}
+
+/** What `/tools` says about MCP servers beyond their tools. */
+export interface OutsideTools {
+  refused(): ReadonlyArray<{ server: string; tool: string; reason: string }>;
+  /** One sentence: how the servers' processes are kept from the bot's secrets (README, *MCP servers*). */
+  protection(): string | undefined;
 }
 
 /** Usage counters and limits (`/usage`, `/settings limits`). */

@@ -3,6 +3,8 @@
  * tools. The policy governs them like every other tool (off until enabled, pinned when enabled).
  */
 export { parseMcpServers, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from './server-config.js';
-export { McpServers, type McpServersOptions, type ServerStatus } from './mcp-servers.js';
+export { codeName, McpServers, type McpServersOptions, type RefusedTool, type ServerStatus } from './mcp-servers.js';
 export type { McpLogger, ServerState } from './server-connection.js';
-export { modelToolName, modelDescription, toolFingerprint, TOOL_NAME_PATTERN, DESCRIPTION_MAX_CHARS } from './tool-shape.js';
+export { modelToolName, TOOL_NAME_PATTERN } from './tool-shape.js';
+export { listingFingerprint, presentTool, DESCRIPTION_MAX_CHARS, SCHEMA_MAX_CHARS, TITLE_MAX_CHARS, type ListedTool } from './tool-listing.js';
+export { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';

@@ -1,15 +1,20 @@
 /**
  * Every configured MCP server and the tools they offer, as engine tools: `<server>__<tool>`, the
- * server's JSON Schema, a cleaned description, a fingerprint for pinning, off by default (`network`)
- * and waiting for approval unless the server marks the tool read-only. Servers connect in parallel;
- * start-up waits for them only a few seconds, and a slow one joins when it is ready.
+ * cleaned and capped listing (tool-listing.ts), a fingerprint for pinning, off by default (`network`)
+ * and waiting for approval unless the server marks the tool read-only. A tool that cannot be passed on
+ * faithfully (a schema past the caps) or whose name collides with another's once made a model name
+ * (`dup.a` and `dup_a` both become `srv__dup_a`) is refused, with the reason, in `status()`, and the
+ * log says so naming both. Servers connect in parallel; start-up waits for them only a few seconds,
+ * and a slow one joins when it is ready.
  */
-import type { ToolDefinition } from '../agent/tool.js';
+import type { ToolDefinition, ToolListing } from '../agent/tool.js';
 import { jsonSchemaArguments } from '../agent/tool-arguments.js';
+import type { Sandbox } from './sandbox.js';
 import type { McpServerConfig } from './server-config.js';
 import { ServerConnection, type McpLogger, type ServerState } from './server-connection.js';
+import { listingFingerprint, presentTool } from './tool-listing.js';
 import { toToolOutput } from './tool-result.js';
-import { annotationNotes, modelDescription, modelSchema, modelToolName, textProtocolHints, toolFingerprint, type ListedTool } from './tool-shape.js';
+import { annotationNotes, modelToolName, textProtocolHints } from './tool-shape.js';
 
 export interface McpServersOptions {
   logger: McpLogger;
@@ -23,6 +28,8 @@ export interface McpServersOptions {
   onCall?: (server: string, outcome: 'ok' | 'error' | 'unavailable') => void;
   /** Told when the tool list changes (a server joined, left, or changed its tools). */
   onToolsChanged?: () => void;
+  /** How stdio servers are started (sandbox.ts: bubblewrap, another user, or as they are). */
+  sandbox?: Sandbox;
 }
 
 /** A server as `npm run mcp -- list` and `/metrics` show it. */
@@ -31,19 +38,33 @@ export interface ServerStatus {
   state: ServerState;
   transport?: string;
   error?: string;
-  tools: Array<{ name: string; description: string; notes: string[] }>;
+  /** The tools offered, with their listing as the model reads it. */
+  tools: Array<{ name: string; description: string; notes: string[]; listing: ToolListing }>;
+  /** The tools the server lists that the bot does not offer, and why. */
+  refused: RefusedTool[];
+}
+
+/** A server's tool the bot does not offer, and why (a schema past the caps, a name that collides). */
+export interface RefusedTool {
+  server: string;
+  /** The tool's name on its server. */
+  tool: string;
+  reason: string;
 }
 
 export class McpServers {
   private readonly connections: ServerConnection[];
   private current: readonly ToolDefinition[] = [];
   private readonly fingerprints = new Map<string, string>();
+  private refusedNow: RefusedTool[] = [];
+  /** Refusals already logged, so a server that lists its tools again is not reported again. */
+  private readonly logged = new Set<string>();
 
   constructor(
     configs: readonly McpServerConfig[],
     private readonly options: McpServersOptions,
   ) {
-    this.connections = configs.map((config) => new ServerConnection(config, { logger: options.logger, backoffMs: options.backoffMs, onChange: () => this.rebuild() }));
+    this.connections = configs.map((config) => new ServerConnection(config, { logger: options.logger, backoffMs: options.backoffMs, sandbox: options.sandbox, onChange: () => this.rebuild() }));
   }
 
   /** Connect every server in parallel; resolves when all answered or `readyWaitMs` passed. */
@@ -66,7 +87,18 @@ export class McpServers {
     return this.current;
   }
 
-  /** The fingerprint of an MCP tool's name, description and schema now; undefined for other tools. */
+  /** How the stdio servers' processes are kept from the bot's secrets, in one sentence; undefined without servers. */
+  protection(): string | undefined {
+    if (!this.connections.some((c) => c.config.kind === 'stdio')) return undefined;
+    return this.options.sandbox?.describe ?? 'Stdio MCP servers are not sandboxed: they run as the bot\'s user (only their environment is kept apart).';
+  }
+
+  /** The tools servers list that are not offered, and why. */
+  refused(): readonly RefusedTool[] {
+    return this.refusedNow;
+  }
+
+  /** The fingerprint of an MCP tool's listing now (name, title, description, schema, annotations); undefined for other tools. */
   fingerprint(toolName: string): string | undefined {
     return this.fingerprints.get(toolName);
   }
@@ -78,7 +110,13 @@ export class McpServers {
       state: c.state,
       transport: c.transport,
       error: c.lastError,
-      tools: c.tools.map((t) => ({ name: modelToolName(c.config.name, t.name), description: modelDescription(t), notes: annotationNotes(t) })),
+      tools: this.current.filter((t) => this.owner.get(t.name) === c).map((t) => ({
+        name: t.name,
+        description: t.description,
+        notes: t.provenance!.notes,
+        listing: t.provenance!.listing!,
+      })),
+      refused: this.refusedNow.filter((r) => r.server === c.config.name),
     }));
   }
 
@@ -92,47 +130,73 @@ export class McpServers {
     await Promise.all(this.connections.map((c) => c.close()));
   }
 
+  private readonly owner = new Map<string, ServerConnection>();
+
   private rebuild(): void {
-    const tools: ToolDefinition[] = [];
-    const seen = new Set<string>();
-    this.fingerprints.clear();
+    const refused: RefusedTool[] = [];
+    const byName = new Map<string, Array<{ connection: ServerConnection; listing: ToolListing }>>();
     for (const connection of this.connections) {
       for (const listed of connection.tools) {
-        const tool = this.define(connection, listed);
-        if (seen.has(tool.name)) continue; // two tools of one server that differ only in characters the API forbids
-        seen.add(tool.name);
-        tools.push(tool);
-        this.fingerprints.set(tool.name, tool.fingerprint!);
+        const presented = presentTool(listed);
+        if ('refused' in presented) {
+          refused.push({ server: connection.config.name, tool: listed.name, reason: presented.refused });
+          continue;
+        }
+        const name = modelToolName(connection.config.name, listed.name);
+        byName.set(name, [...(byName.get(name) ?? []), { connection, listing: presented.listing }]);
       }
     }
+    const tools: ToolDefinition[] = [];
+    this.fingerprints.clear();
+    this.owner.clear();
+    for (const [name, same] of byName) {
+      if (same.length > 1) {
+        // Offering one would leave the other unreachable, and which one wins would depend on list order.
+        const names = same.map((s) => `\`${codeName(s.listing.tool)}\` (server \`${s.connection.config.name}\`)`).join(' and ');
+        for (const s of same) refused.push({ server: s.connection.config.name, tool: s.listing.tool, reason: `${names} both become \`${name}\` for the model; neither is offered until one is renamed` });
+        continue;
+      }
+      const { connection, listing } = same[0]!;
+      const tool = this.define(connection, name, listing);
+      tools.push(tool);
+      this.owner.set(name, connection);
+      this.fingerprints.set(name, tool.fingerprint!);
+    }
+    for (const r of refused) {
+      const key = `${r.server}\u0000${r.tool}\u0000${r.reason}`;
+      if (this.logged.has(key)) continue;
+      this.logged.add(key);
+      this.options.logger.warn({ server: r.server, tool: r.tool, reason: r.reason }, `MCP tool refused: ${r.reason}`);
+    }
+    this.refusedNow = refused;
     this.current = tools;
     this.options.onToolsChanged?.();
   }
 
-  private define(connection: ServerConnection, listed: ListedTool): ToolDefinition {
+  private define(connection: ServerConnection, name: string, listing: ToolListing): ToolDefinition {
     const server = connection.config.name;
-    const schema = modelSchema(listed);
+    const schema = JSON.parse(listing.schema) as Record<string, unknown>;
     const hints = textProtocolHints(schema);
-    const readOnly = listed.annotations?.readOnlyHint === true;
+    const readOnly = listing.annotations.readOnlyHint === true;
     const onCall = this.options.onCall;
     // The engine stops the call at TOOL_TIMEOUT_MS (aborting the signal, which sends the server
     // `notifications/cancelled`); the SDK's own limit is a little later, for calls made outside a run.
     const timeoutMs = this.options.callTimeoutMs + 1_000;
     return {
-      name: modelToolName(server, listed.name),
-      description: modelDescription(listed),
+      name,
+      description: listing.description,
       parameters: jsonSchemaArguments(schema),
       inputSchema: schema,
       ...(hints.textParameter ? { textParameter: hints.textParameter } : {}),
       examples: [hints.example],
       network: true,
       askByDefault: !readOnly,
-      fingerprint: toolFingerprint(listed),
-      provenance: { source: `MCP server \`${server}\` (tool \`${listed.name}\`)`, notes: annotationNotes(listed) },
+      fingerprint: listingFingerprint(listing),
+      provenance: { source: `MCP server \`${server}\` (tool \`${codeName(listing.tool)}\`)`, notes: annotationNotes(listing.annotations), listing },
       async run(args: Record<string, unknown>, ctx) {
         let result;
         try {
-          result = await connection.call(listed.name, args, {
+          result = await connection.call(listing.tool, args, {
             signal: ctx.signal,
             timeoutMs,
             onProgress: ctx.progress ? (p) => ctx.progress!(`${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`) : undefined,
@@ -146,4 +210,12 @@ export class McpServers {
       },
     };
   }
+}
+
+/**
+ * A server's own name for a tool, to be shown as inline code in a sentence the bot writes: the server
+ * chose it, so no backtick, line break or `](` of it survives to close that code or make a link.
+ */
+export function codeName(name: string): string {
+  return name.slice(0, 64).replace(/[`\s]/g, '_').replace(/\](?=\()/g, ']_');
 }

@@ -6,9 +6,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Sandbox } from './sandbox.js';
 import type { McpServerConfig } from './server-config.js';
 import type { CallResult } from './tool-result.js';
-import type { ListedTool } from './tool-shape.js';
+import type { ListedTool } from './tool-listing.js';
 import { connectTransport, type TransportKind } from './transports.js';
 
 /** Where a server is: connecting the first time, answering, coming back after a failure, or closed. */
@@ -32,6 +33,8 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   /** The client name servers see. */
   clientName?: string;
+  /** How stdio servers are started (sandbox.ts). */
+  sandbox?: Sandbox;
 }
 
 /** A call's options: cancelled through `signal` (the server gets `notifications/cancelled`). */
@@ -120,6 +123,7 @@ export class ServerConnection {
     this.transport = await connectTransport(client, this.config, {
       timeoutMs: this.options.connectTimeoutMs ?? 20_000,
       logger: this.options.logger,
+      sandbox: this.options.sandbox,
       onStderr: (text) => (this.stderrTail = `${this.stderrTail}${text}`.slice(-500)),
     });
     if (this.closing) {

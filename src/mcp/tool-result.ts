@@ -3,7 +3,38 @@
  * links as links (and sources when they are web pages), images kept for people to see (the model is
  * told one is there). `isError` results become errors, so the model gets an error observation.
  */
+import { safeHttpUrl } from '../agent/clean-text.js';
 import type { Source, ToolImage, ToolOutput } from '../agent/tool.js';
+
+/**
+ * Images shown per call, and the largest, as the thread attaches them (Discord's upload limit is per
+ * message): an image past either is shown to nobody, and the model is told so, with why.
+ */
+export const IMAGES_PER_CALL = 4;
+export const IMAGE_MAX_BYTES = 2_000_000;
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Why an image is not shown, or undefined when it is. */
+function notShown(mimeType: string, bytes: number, shownSoFar: number): string | undefined {
+  if (!IMAGE_TYPES.has(mimeType.toLowerCase())) return `${mimeType.slice(0, 40)} is not a kind the thread shows (PNG, JPEG, GIF or WebP)`;
+  if (bytes === 0) return 'it is empty';
+  if (bytes > IMAGE_MAX_BYTES) return `it is larger than the ${IMAGE_MAX_BYTES / 1_000_000} MB the bot shows`;
+  if (shownSoFar >= IMAGES_PER_CALL) return `only ${IMAGES_PER_CALL} images of one call are shown`;
+  return undefined;
+}
+
+function size(bytes: number): string {
+  return bytes >= 1_000_000 ? `${(bytes / 1_000_000).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1_000))} KB`;
+}
+
+/** A resource link's title and description come from the server: capped like every untrusted field. */
+const LINK_TITLE_MAX = 200;
+const LINK_DESCRIPTION_MAX = 300;
+
+function capped(value: unknown, max: number): string {
+  const text = String(value ?? '');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 /** The parts of MCP's `CallToolResult` the bot reads (typed loosely: servers send what they send). */
 export interface CallResult {
@@ -25,18 +56,29 @@ export function toToolOutput(result: CallResult): ToolOutput {
       case 'text':
         lines.push(String(item.text ?? ''));
         break;
-      case 'image':
-        if (typeof item.data === 'string' && typeof item.mimeType === 'string') images.push({ mimeType: item.mimeType, data: item.data });
-        lines.push(`[image (${String(item.mimeType)}, ${Math.round((String(item.data ?? '').length * 3) / 4 / 1024)} KB): shown to the people in the conversation]`);
+      case 'image': {
+        const mimeType = typeof item.mimeType === 'string' ? item.mimeType : 'an unnamed type';
+        const data = typeof item.data === 'string' ? item.data : '';
+        // The size of the decoded bytes, from the base64's length (nothing is decoded to say no).
+        const bytes = Math.floor((data.replace(/=+$/, '').length * 3) / 4);
+        const why = notShown(mimeType, bytes, images.length);
+        if (why) lines.push(`[image (${mimeType.slice(0, 40)}, ${size(bytes)}): not shown to anyone: ${why}]`);
+        else {
+          images.push({ mimeType, data });
+          lines.push(`[image (${mimeType}, ${size(bytes)}): shown to the people in the conversation]`);
+        }
         break;
+      }
       case 'audio':
         lines.push(`[audio (${String(item.mimeType)}): not shown]`);
         break;
       case 'resource_link': {
-        const uri = String(item.uri ?? '');
-        const title = String(item.title ?? item.name ?? uri);
-        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${String(item.description)})` : ''}`);
-        if (/^https?:\/\//i.test(uri)) sources.push({ title, url: uri });
+        const uri = capped(item.uri, 2_048);
+        const title = capped(item.title ?? item.name ?? uri, LINK_TITLE_MAX);
+        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${capped(item.description, LINK_DESCRIPTION_MAX)})` : ''}`);
+        // Only a web page the bot can print as a plain link becomes a source under the answer.
+        const url = safeHttpUrl(item.uri);
+        if (url) sources.push({ title, url });
         break;
       }
       case 'resource': {

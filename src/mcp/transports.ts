@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Sandbox } from './sandbox.js';
 import type { McpServerConfig } from './server-config.js';
 
 /** Which transport a server answered on. */
@@ -17,6 +18,8 @@ export interface ConnectOptions {
   logger: { debug(fields: Record<string, unknown>, message: string): void };
   /** A stdio server's stderr, as it comes (kept to say why it died). */
   onStderr?: (text: string) => void;
+  /** How a stdio server is started (sandbox.ts); none: as configured. */
+  sandbox?: Sandbox;
 }
 
 /** Connect `client` (initialize included) to the server; the transport that answered. */
@@ -25,7 +28,8 @@ export async function connectTransport(client: Client, config: McpServerConfig, 
   if (config.kind === 'stdio') {
     // `env` is given, so the SDK starts the process with its safe defaults (PATH, HOME, …) plus exactly
     // these variables, never the bot's own environment (DISCORD_TOKEN, OPENAI_API_KEY, …).
-    const transport = new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, stderr: 'pipe' });
+    const started = options.sandbox ? options.sandbox.wrap(config) : config;
+    const transport = new StdioClientTransport({ command: started.command, args: started.args, env: started.env, cwd: started.cwd, stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => options.onStderr?.(chunk.toString('utf8')));
     await client.connect(transport, { timeout });
     return 'stdio';

@@ -14,7 +14,14 @@
  * Only `@opentelemetry/api` here; the SDK and exporter are the composition root's business.
  */
 import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { boundedJson } from '../agent/describe.js';
 import type { AgentEvent, ChatModel, ModelReply, ModelRequest } from '../agent/types.js';
+
+/**
+ * Content on spans (OTEL_CAPTURE_CONTENT) is the model's and the tools' text: bounded in size and depth,
+ * so a 5,000-deep argument or an image's megabytes of base64 can neither throw nor bloat a span.
+ */
+const TRACE_JSON = { maxChars: 64_000, maxDepth: 32 };
 
 /** Where a run happens: the ids its span carries. */
 export interface RunPlace {
@@ -76,7 +83,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
               'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.tool, 'gen_ai.tool.call.id': event.callId,
               'gen_ai.tool.type': 'function', 'threadwise.tool.outcome': event.isError ? 'error' : 'ok',
               'threadwise.tool.duration_ms': event.durationMs,
-              ...(capture ? { 'gen_ai.tool.call.arguments': JSON.stringify(input ?? null), 'gen_ai.tool.call.result': event.output } : {}),
+              ...(capture ? { 'gen_ai.tool.call.arguments': boundedJson(input ?? null, TRACE_JSON), 'gen_ai.tool.call.result': event.output.slice(0, TRACE_JSON.maxChars) } : {}),
             },
           }, trace.setSpan(context.active(), state.span));
           if (event.isError) span.setStatus({ code: SpanStatusCode.ERROR }).setAttribute('error.type', 'tool_error');
@@ -84,7 +91,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
           return;
         }
         case 'answer':
-          if (capture) state.span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: event.text }] }]));
+          if (capture) state.span.setAttribute('gen_ai.output.messages', boundedJson([{ role: 'assistant', parts: [{ type: 'text', content: event.text }] }], TRACE_JSON));
           return;
         case 'error':
           state.span.setStatus({ code: SpanStatusCode.ERROR, message: event.code }).setAttribute('error.type', event.code);
@@ -115,7 +122,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
             attributes: {
               'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': model.model,
               ...(request.maxTokens ? { 'gen_ai.request.max_tokens': request.maxTokens } : {}),
-              ...(capture ? { 'gen_ai.input.messages': JSON.stringify(request.messages) } : {}),
+              ...(capture ? { 'gen_ai.input.messages': boundedJson(request.messages, TRACE_JSON) } : {}),
             },
           }, async (span) => {
             const started = performance.now();
@@ -133,7 +140,7 @@ export function createRunTracer(tracer: Tracer, options: { captureContent: boole
                 'gen_ai.usage.input_tokens': reply.usage.promptTokens, 'gen_ai.usage.output_tokens': reply.usage.completionTokens,
                 ...(reply.finishReason ? { 'gen_ai.response.finish_reasons': [reply.finishReason] } : {}),
                 ...(first !== undefined ? { 'gen_ai.response.time_to_first_chunk': (first - started) / 1000 } : {}),
-                ...(capture ? { 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls }]) } : {}),
+                ...(capture ? { 'gen_ai.output.messages': boundedJson([{ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls }], TRACE_JSON) } : {}),
               });
               return reply;
             });

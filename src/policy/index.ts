@@ -11,12 +11,15 @@ export {
   safeToolNames,
   enabledToolNames,
   pinMismatch,
+  pinnedFingerprint,
+  pinnedListing,
   resolveToolAccess,
   ruleLocation,
   type AccessScope,
   type AccessSource,
   type PolicyTool,
   type ToolAccess,
+  type ToolPins,
 } from './resolve-access.js';
 export { removeToolRules, setToolRule, shadowingRules, type RuleTarget } from './rule-edits.js';
 export { withAuditEntry, type ChangeRecord } from './audit.js';

@@ -10,7 +10,7 @@
  * never undone by another role. A role rule may be narrowed to a channel or category; it then only
  * counts there. Among identical rules the newest (last) one counts.
  */
-import type { ToolRule } from '../state/guild-settings-schema.js';
+import type { PinnedListing, ToolPin, ToolRule } from '../state/guild-settings-schema.js';
 
 /** What a tool must say about itself for the built-in default. */
 export interface PolicyTool {
@@ -115,13 +115,28 @@ export function resolveToolAccess(
   });
 }
 
+/** A guild's pins, by tool name. */
+export type ToolPins = { toolPins?: Record<string, string | ToolPin> };
+
+/** The fingerprint a guild pinned for `tool`, whichever way the pin was stored. */
+export function pinnedFingerprint(settings: ToolPins, tool: string): string | undefined {
+  const pin = settings.toolPins?.[tool];
+  return typeof pin === 'string' ? pin : pin?.fingerprint;
+}
+
+/** The listing a guild pinned for `tool` (absent for pins from before listings were kept). */
+export function pinnedListing(settings: ToolPins, tool: string): PinnedListing | undefined {
+  const pin = settings.toolPins?.[tool];
+  return typeof pin === 'string' ? undefined : pin?.listing;
+}
+
 /**
  * Whether a tool is suspended in a guild: it has a fingerprint (it comes from outside) and that is not
- * the one pinned when a moderator last enabled it, because its server changed its name, description or
- * schema since (or it was never enabled through `/tools enable`).
+ * the one pinned when a moderator last enabled it, because its server changed its name, title,
+ * description, schema or annotations since (or it was never enabled through `/tools enable`).
  */
-export function pinMismatch(settings: { toolPins?: Record<string, string> }, tool: PolicyTool): boolean {
-  return tool.fingerprint !== undefined && settings.toolPins?.[tool.name] !== tool.fingerprint;
+export function pinMismatch(settings: ToolPins, tool: PolicyTool): boolean {
+  return tool.fingerprint !== undefined && pinnedFingerprint(settings, tool.name) !== tool.fingerprint;
 }
 
 /** Just the names of the enabled tools. */

@@ -44,6 +44,26 @@ export const LimitOverridesSchema = z.looseObject({
   guildDailyTokens: z.number().int().min(0).max(1_000_000_000_000).optional(),
 });
 
+/**
+ * An outside tool's listing as a moderator enabled it: what the model and the policy read then, kept so
+ * that `/tools` can show what changed since (see `ToolListing` in src/agent/tool.ts).
+ */
+export const PinnedListingSchema = z.looseObject({
+  tool: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  schema: z.string(),
+  annotations: z.record(z.string(), z.boolean()),
+});
+
+/** A pin: the fingerprint of the listing enabled, and the listing itself. */
+export const ToolPinSchema = z.looseObject({
+  fingerprint: z.string(),
+  listing: PinnedListingSchema.optional(),
+  /** When it was pinned (epoch ms). */
+  at: z.number().optional(),
+});
+
 /** Longest persona (extra instructions) a moderator may set. */
 export const PERSONA_MAX_CHARS = 1_000;
 
@@ -72,10 +92,12 @@ export const GuildSettingsSchema = z.looseObject({
    */
   approvalRules: z.array(ToolRuleSchema).optional(),
   /**
-   * Tool name → the fingerprint of its name, description and schema when a moderator last enabled it
-   * (MCP tools). A tool whose server changed it since is suspended until enabled again.
+   * Tool name → its pin (MCP tools): the fingerprint of its listing (name, title, description, schema,
+   * annotations) when a moderator last enabled it, with that listing. A tool whose server changed any
+   * of it since is suspended until enabled again. A bare string is a pin from before listings were kept
+   * (its fingerprint covered less, so such a tool is suspended until enabled again).
    */
-  toolPins: z.record(z.string(), z.string()).optional(),
+  toolPins: z.record(z.string(), z.union([z.string(), ToolPinSchema])).optional(),
   /**
    * Where memory is on or off, by place as for `models`: member memory (`members`: the memory block and
    * `remember`/`forget`) and past-thread search (`threads`). Absent: on.
@@ -93,6 +115,10 @@ export type ToolRule = z.infer<typeof ToolRuleSchema>;
 export type LimitOverrides = z.infer<typeof LimitOverridesSchema>;
 /** @see AuditEntrySchema */
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+/** @see ToolPinSchema */
+export type ToolPin = z.infer<typeof ToolPinSchema>;
+/** @see PinnedListingSchema */
+export type PinnedListing = z.infer<typeof PinnedListingSchema>;
 /** @see GuildSettingsSchema */
 export type GuildSettings = z.infer<typeof GuildSettingsSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanDocumentText, cleanText, escapeDisplayName, isBlankQuestion, speakerTag } from '../../src/agent/clean-text.js';
+import { cleanDocumentText, cleanText, escapeDisplayName, escapeInline, hostLink, inertLinks, isBlankQuestion, safeHttpUrl, speakerTag } from '../../src/agent/clean-text.js';
 
 /** What the "ASCII smuggling" attack does: each ASCII character shifted into the tag block, invisible. */
 const smuggle = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
@@ -118,5 +118,31 @@ describe('cleanDocumentText (knowledge passages)', () => {
     expect(cleanDocumentText('zero\u200Bwidth\u200C\u200Djoin\u2060er\uFEFF')).toBe('zerowidthjoiner');
     expect(cleanDocumentText('👩\u200D💻 and 👍🏽\u200D and 🏳️\u200D🌈 and a\u200D👀')).toBe('👩\u200D💻 and 👍🏽 and 🏳️\u200D🌈 and a👀');
     expect(cleanDocumentText('bell\u0007 null\u0000 esc\u001b[31m line\r\nend\ttab')).toBe('bell null esc[31m line\nend\ttab');
+  });
+});
+
+describe('links are data', () => {
+  it('a URL is printed only as parsed, http(s), without a user name, with Markdown characters encoded', () => {
+    expect(safeHttpUrl('https://news.example/a>) · [Official Discord login](https://phish.example/login')).toBe(
+      'https://news.example/a%3E%29%20%C2%B7%20%5BOfficial%20Discord%20login%5D%28https://phish.example/login',
+    );
+    expect(safeHttpUrl('javascript:alert(1)')).toBeUndefined();
+    expect(safeHttpUrl('https://discord.com@phish.example/')).toBeUndefined();
+    expect(safeHttpUrl('not a url')).toBeUndefined();
+    expect(safeHttpUrl(`https://example.com/${'a'.repeat(3_000)}`)).toBeUndefined();
+    expect(safeHttpUrl(' https://example.com/a_b ')).toBe('https://example.com/a_b');
+  });
+
+  it('a link the bot makes is labelled with the host it opens (punycode for look-alike letters)', () => {
+    expect(hostLink('https://en.wikipedia.org/wiki/Paris')).toBe('[en.wikipedia.org](<https://en.wikipedia.org/wiki/Paris>)');
+    expect(hostLink('https://аррӏе.com/login')).toBe('[xn--80ak6aa92e.com](<https://xn--80ak6aa92e.com/login>)');
+    expect(hostLink('ftp://example.com')).toBeUndefined();
+  });
+
+  it('untrusted text shown inline is escaped and capped; a model\'s links are made inert', () => {
+    expect(escapeInline('[Official](https://phish.example)', 100)).toBe('\\[Official\\]\\(https://phish.example\\)');
+    expect(escapeInline('x'.repeat(1_000_000), 10)).toBe(`${'x'.repeat(10)}…`);
+    expect(inertLinks('see [the page](https://phish.example) and [1]')).toBe('see [the page]\u200b(https://phish.example) and [1]');
+    expect(cleanText(inertLinks('[a](b)'))).toBe(inertLinks('[a](b)'));
   });
 });

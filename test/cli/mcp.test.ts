@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { runScript } from '../fakes/run-script.js';
-import { EVERYTHING } from '../mcp/helpers/servers.js';
+import { EVERYTHING, SHIFTY } from '../mcp/helpers/servers.js';
 
 let dir: string;
 let good: string;
@@ -36,6 +36,17 @@ describe('npm run mcp -- list', () => {
     expect(stdout).toContain('  everything__get-sum [read-only]\n    Returns the sum of two numbers');
     expect(stdout).toContain('  everything__toggle-simulated-logging [may change things (not marked read-only)]');
     expect(stdout).toContain('off in Discord until a moderator enables it');
+    expect(code).toBe(0);
+  });
+
+  it('names the tools it does not offer and why, and the protection the servers run under', async () => {
+    const file = path.join(dir, 'shifty.json');
+    await writeFile(file, JSON.stringify({ mcpServers: { shifty: { command: process.execPath, args: [SHIFTY] } } }));
+    const { code, stdout } = await runScript('src/cli/mcp.ts', ['list'], { MCP_SERVERS_FILE: file, KEYV_URL: 'memory:', MCP_SANDBOX: 'off' });
+    expect(stdout).toContain('Protection: MCP servers are not sandboxed (MCP_SANDBOX is off)');
+    expect(stdout).toContain('  not offered: "huge": its parameter schema is larger than the 16,000 characters the bot offers');
+    expect(stdout).toContain('  not offered: "dup.a": `dup.a` (server `shifty`) and `dup_a` (server `shifty`) both become `shifty__dup_a` for the model');
+    expect(stdout).toContain('  not offered: "dup_a": ');
     expect(code).toBe(0);
   });
 

@@ -33,7 +33,9 @@ describe('files attached to questions', () => {
     const content = lastUser(h, 0) as Part[];
     expect(Array.isArray(content)).toBe(true);
     expect(content[0]).toEqual({ type: 'text', text: expect.stringMatching(/^\[.+\] What is in this picture\?$/) });
-    expect(content).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } });
+    // Scaled for the model (a pixel stays a pixel) and written as a JPEG.
+    const image = content.find((p) => p.type === 'image_url')!.image_url!.url;
+    expect(image).toMatch(/^data:image\/jpeg;base64,/);
     expect(content).toContainEqual({ type: 'text', text: '[attached image: photo.png]' });
     const notice = fake.messagesIn(answer.channelId).find((m) => m.content.includes('📎'));
     expect(notice?.content).toContain('read `photo.png`');
@@ -43,7 +45,7 @@ describe('files attached to questions', () => {
     fake.sendMessage({ channelId: answer.channelId, content: 'And now?' });
     await fake.waitForMessage((m) => m.content.includes('Still one pixel.'), 10_000, { since: mark });
     const history = model.requests[1]!.body.messages.map((m) => m.content as unknown);
-    expect(JSON.stringify(history)).toContain(PNG.toString('base64'));
+    expect(JSON.stringify(history)).toContain(image);
   });
 
   it('a text file on a follow-up is read into the question under its name', async () => {

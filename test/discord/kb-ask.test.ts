@@ -71,7 +71,7 @@ describe('the knowledge base in runs', () => {
     expect(observation.content).toContain('1 passage from this server\'s documents, best first:');
     expect(observation.content).toContain(`Link: ${link}`);
     expect(observation.content).toContain('Raid night');
-    expect(answer.content).toContain(`**Sources:** [1] [Bob: Raid night is every Friday at 20:00 UTC.](<${link}>)`);
+    expect(answer.content).toContain(`**Sources:** [1] Bob: Raid night is every Friday at 20:00 UTC. ([discord.com](<${link}>))`);
     const log = fake.messagesIn(answer.channelId).find((m) => m.authorId === fake.botId && m.content.includes('🔧'))!;
     expect(log.content).toMatch(/🔧 `search_knowledge\(.*raid night.*\)`/);
   });

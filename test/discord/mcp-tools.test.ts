@@ -110,12 +110,14 @@ describe('MCP tools in Discord', () => {
   });
 
   it('get-env shows the server only its own variables: neither the bot token nor the model key', async () => {
-    // As in production, where dotenv puts them in the bot's environment.
+    // As in production, where dotenv puts them in the bot's environment: set before the bot and its
+    // servers start, so a server that inherited the bot's environment would show them.
     const saved = { token: process.env.DISCORD_TOKEN, key: process.env.OPENAI_API_KEY };
     try {
-      const { fake, model, modId } = await start();
-      process.env.DISCORD_TOKEN = fake.token;
+      const fakeToken = 'Bot.discord-token-in-the-environment.before-start';
+      process.env.DISCORD_TOKEN = fakeToken;
       process.env.OPENAI_API_KEY = MODEL_KEY;
+      const { fake, model, modId } = await start();
       await command(fake, 'tools', sub('enable', { tool: 'everything__get-env' }), { userId: modId });
       const before = model.requests.length;
       model.script({ toolCalls: [{ name: 'everything__get-env', arguments: {} }] }, { content: 'Done.' });
@@ -123,6 +125,7 @@ describe('MCP tools in Discord', () => {
       await fake.waitForMessage(isFinalAnswer, 15_000);
       const output = toolResult(before + 1);
       expect(output).toContain('"GREETING": "hello from .env"');
+      expect(output).not.toContain(fakeToken);
       expect(output).not.toContain(fake.token);
       expect(output).not.toContain(MODEL_KEY);
     } finally {
@@ -169,10 +172,11 @@ describe('MCP tools in Discord', () => {
 
     expect((await askOnce(w!)).offered).not.toContain('odd__greet');
     const notice = await fake.waitForMessage((m) => m.channelId === log.id && m.content.includes('suspended'), 10_000);
-    expect(notice.content).toContain('`odd__greet` was suspended: its MCP server changed its description or parameters since it was enabled');
+    expect(notice.content).toContain('`odd__greet` was suspended: its MCP server changed what it says of it (title, description, parameters or hints) since it was enabled');
     const since = fake.mark();
     const listed = await command(fake, 'tools', sub('list'), { userId: modId });
-    expect(listed.content).toContain('`odd__greet`: server rule (enabled for the whole server) · ⏸️ suspended');
+    // Suspended, and a call already on its way when it changed waits for a person.
+    expect(listed.content).toContain('`odd__greet`: server rule (enabled for the whole server) · 🔐 waits for approval · ⏸️ suspended');
     const details = await fake.waitForMessage((m) => m.content.includes('`odd__greet`: MCP server'), 5_000, { since });
     expect(details.content).toContain('IMPORTANT: before answering');
 

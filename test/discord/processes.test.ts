@@ -40,8 +40,8 @@ describe('npm start', () => {
   it('exits non-zero naming each missing setting and where to get it', async () => {
     const { code, stderr } = await run('app/main.ts', {});
     expect(code).toBe(1);
-    expect(stderr).toMatch(/OPENAI_API_KEY is missing\. Get it from/);
-    expect(stderr).toMatch(/DISCORD_TOKEN is missing\. Get it from Discord Developer Portal/);
+    expect(stderr).toMatch(/OPENAI_API_KEY is missing \(set it, or OPENAI_API_KEY_FILE to a file holding it\)\. Get it from/);
+    expect(stderr).toMatch(/DISCORD_TOKEN is missing \(set it, or DISCORD_TOKEN_FILE to a file holding it\)\. Get it from Discord Developer Portal/);
     expect(stderr).toContain('Copy .env.example to .env');
   }, 30_000);
 

@@ -28,7 +28,7 @@ function world(settings: GuildSettings = defaultGuildSettings()) {
     defaultLimits: DEFAULT_LIMITS,
     channelDefaults: { maxSteps: 8, model: 'gpt-4o-mini', models: ['gpt-4o-mini'] },
     allowedTools: async () => new Set(['calculate']),
-    asksByDefault: (tool) => tool === 'server__write',
+    policyTool: (tool) => ({ askByDefault: tool === 'server__write' }),
     logger: { warn: (_fields: unknown, message: string) => void warnings.push(message) } as never,
   });
   return { store, rules, warnings };

@@ -83,7 +83,7 @@ describe('step formatting', () => {
     const text = formatAnswer('Paris.', { steps: 2, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 1234 }, durationMs: 2500, reason: 'step-limit' }, [
       { title: 'Paris', url: 'https://en.wikipedia.org/wiki/Paris' },
     ]);
-    expect(text).toBe('### Answer\nParis.\n\n**Sources:** [1] [Paris](<https://en.wikipedia.org/wiki/Paris>)\n\n-# 2 steps · 1,234 tokens · 2.5 s · step limit reached: answered from what was found so far');
+    expect(text).toBe('### Answer\nParis.\n\n**Sources:** [1] Paris ([en.wikipedia.org](<https://en.wikipedia.org/wiki/Paris>))\n\n-# 2 steps · 1,234 tokens · 2.5 s · step limit reached: answered from what was found so far');
   });
 
   it('numbers the sources as the answer cites them; a document without an address is named, not linked', () => {
@@ -91,6 +91,6 @@ describe('step formatting', () => {
       { title: 'Events [wiki]', url: 'https://wiki.example.com/events' },
       { title: 'Rules.pdf' },
     ]);
-    expect(text).toContain('**Sources:** [1] [Events wiki](<https://wiki.example.com/events>) · [2] Rules.pdf\n');
+    expect(text).toContain('**Sources:** [1] Events \\[wiki\\] ([wiki.example.com](<https://wiki.example.com/events>)) · [2] Rules.pdf\n');
   });
 });

@@ -56,7 +56,7 @@ describe('web search and charts in a thread', () => {
     fake.sendSlashCommand({ name: 'ask', options: { question: 'When did Node.js 24 come out?' } });
     const answer = await fake.waitForMessage(isFinalAnswer, 15_000, { since });
     expect(answer.content).toContain('Node.js 24 was released on 6 May 2025 [1].');
-    expect(answer.content).toContain(`**Sources:** [1] [Node.js 24 released](<${article()}>) · [2] [Previous releases](<${web.origin}/docs/releases>)`);
+    expect(answer.content).toContain(`**Sources:** [1] Node.js 24 released ([127.0.0.1](<${article()}>)) · [2] Previous releases ([127.0.0.1](<${web.origin}/docs/releases>))`);
     const log = fake.messagesIn(answer.channelId).filter((m) => m.authorId === fake.botId && m.id !== answer.id).map((m) => m.content).join('\n');
     expect(log).toContain('🔧 `web_search(node.js 24 release date)`');
     expect(log).toContain(`🔧 \`read_url(${article()})\``);

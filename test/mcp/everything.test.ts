@@ -110,7 +110,8 @@ describe.each([
         expect(last.role).toBe('user');
         expect(last.content).toEqual([
           { type: 'text', text: 'Image returned by everything__get-tiny-image:' },
-          { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBOR/) } },
+          // Scaled for the model (a small image stays its size) and written as a JPEG.
+          { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/jpeg;base64,\/9j\//) } },
         ]);
       } else {
         expect(last.role).toBe('tool');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { DESCRIPTION_MAX_CHARS, modelDescription, modelToolName, parseMcpServers, TOOL_NAME_PATTERN, toolFingerprint } from '../../src/mcp/index.js';
+import { modelToolName, parseMcpServers, TOOL_NAME_PATTERN } from '../../src/mcp/index.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -77,19 +77,5 @@ describe('MCP tools as the model sees them', () => {
     const b = modelToolName('server', `${'x'.repeat(70)}b`);
     expect(a).toMatch(TOOL_NAME_PATTERN);
     expect(a).not.toBe(b);
-  });
-
-  it('descriptions lose invisible and control characters and are capped', () => {
-    const hidden = 'Reads files.\u202E\u200B\u0007' + String.fromCodePoint(0xe0049, 0xe0047, 0xe004e);
-    expect(modelDescription({ name: 't', description: hidden, inputSchema: {} })).toBe('Reads files.');
-    const long = modelDescription({ name: 't', description: 'a'.repeat(5_000), inputSchema: {} });
-    expect(long.length).toBe(DESCRIPTION_MAX_CHARS);
-  });
-
-  it('the fingerprint changes with the description or the schema, not with key order', () => {
-    const tool = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'string' } } } };
-    expect(toolFingerprint(tool)).toBe(toolFingerprint({ ...tool, inputSchema: { properties: { a: { type: 'string' } }, type: 'object' } }));
-    expect(toolFingerprint(tool)).not.toBe(toolFingerprint({ ...tool, description: 'd\u200B' }));
-    expect(toolFingerprint(tool)).not.toBe(toolFingerprint({ ...tool, inputSchema: { type: 'object', properties: { a: { type: 'number' } } } }));
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { IMAGE_NOTE, IMAGE_TOKENS } from '../../src/agent/content.js';
 import { toTextTranscript } from '../../src/agent/text-protocol.js';
 import type { ChatMessage } from '../../src/agent/types.js';
@@ -47,21 +48,26 @@ describe('user messages with content parts', () => {
     expect(m!.content).toEqual([{ type: 'text', text: '[Bo] What is in this picture?' }, withImage.content[1]]);
   });
 
-  it(`count an image as ${IMAGE_TOKENS} tokens whatever its size, and its text as text`, () => {
+  it('count an image at what its size costs (read from its header), and its text as text', async () => {
     const counter = new TokenCounter('o200k_base');
     const textOnly = counter.message({ role: 'user', content: 'What is in this picture?' });
-    expect(counter.message(withImage)).toBe(textOnly + IMAGE_TOKENS);
-    const bigger: ChatMessage = { ...withImage, content: [withImage.content[0] as never, { type: 'image_url', image_url: { url: `${PIXEL}${'A'.repeat(100_000)}` } }] };
-    expect(counter.message(bigger)).toBe(textOnly + IMAGE_TOKENS);
+    // One pixel: a single 512-pixel tile.
+    expect(counter.message(withImage)).toBe(textOnly + 85 + 170);
+    const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#08f' } }).jpeg().toBuffer();
+    const big: ChatMessage = { ...withImage, content: [withImage.content[0] as never, { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${photo.toString('base64')}` } }] };
+    // 3000×2000 is scaled to 1152×768 by the model: 3 × 2 tiles.
+    expect(counter.message(big)).toBe(textOnly + 85 + 170 * 6);
+    const unreadable: ChatMessage = { ...withImage, content: [withImage.content[0] as never, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] };
+    expect(counter.message(unreadable)).toBe(textOnly + IMAGE_TOKENS);
   });
 
   it('are counted by the trimmer: two images do not fit where one does', () => {
     const counter = new TokenCounter('o200k_base');
     const turn = (n: number): ChatMessage[] => [withImage, { role: 'assistant', content: `answer ${n}` }];
     const history = [...turn(1), ...turn(2)];
-    const one = trimHistory(turn(2), { budget: 1_000, counter });
+    const one = trimHistory(turn(2), { budget: 400, counter });
     expect(one.droppedTurns).toBe(0);
-    const both = trimHistory(history, { budget: 1_000, counter });
+    const both = trimHistory(history, { budget: 400, counter });
     expect(both.droppedTurns).toBe(1);
     expect(both.messages).toEqual(turn(2));
   });

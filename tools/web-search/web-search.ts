@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ownNumbers } from '../../src/agent/citations.js';
+import { safeHttpUrl } from '../../src/agent/clean-text.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
 import { capText, htmlToText, tidyWhitespace } from '../html-text.js';
@@ -32,6 +33,9 @@ export interface WebSearchOptions extends ProviderSettings {
 
 const MAX_RESPONSE_BYTES = 2_000_000;
 const SNIPPET_CHARS = 300;
+/** Every field of a result comes from the web: each has a cap (a title of 10,000 characters is a page's trick, not a title). */
+const TITLE_CHARS = 200;
+const DATE_CHARS = 40;
 
 const parameters = z.object({
   query: z.string().min(1).max(400).describe('What to search the web for: keywords or a short question, e.g. "Rust 1.80 release date".'),
@@ -75,7 +79,10 @@ export function createWebSearchTool(options: WebSearchOptions): ToolDefinition<z
   });
 }
 
-/** One request to the provider; its results cleaned (HTML in titles and snippets becomes text) and with http(s) URLs only. */
+/**
+ * One request to the provider; its results cleaned (HTML in titles and snippets becomes text), capped,
+ * and with URLs that parse as http(s) only, written as parsed (so a URL cannot carry Markdown along).
+ */
 async function search(provider: Provider, query: string, count: number, options: WebSearchOptions, ctx: ToolContext): Promise<SearchResult[]> {
   const { url, init } = provider.request(query, count);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -103,11 +110,19 @@ async function search(provider: Provider, query: string, count: number, options:
   } catch (error) {
     throw new ToolError(`${provider.label} answered with something that is not JSON (an HTML page?); check that its address points at the instance or API itself and that JSON output is enabled.`, { cause: error });
   }
-  return provider
-    .results(json)
-    .filter((r) => /^https?:\/\//i.test(r.url))
-    .slice(0, count)
-    .map((r) => ({ ...r, title: tidyWhitespace(htmlToText(r.title).text), snippet: capText(tidyWhitespace(htmlToText(r.snippet).text), SNIPPET_CHARS).text }));
+  const results: SearchResult[] = [];
+  for (const r of provider.results(json)) {
+    const url = safeHttpUrl(r.url);
+    if (!url) continue;
+    results.push({
+      url,
+      title: capText(tidyWhitespace(htmlToText(r.title.slice(0, TITLE_CHARS * 20)).text), TITLE_CHARS).text,
+      snippet: capText(tidyWhitespace(htmlToText(r.snippet.slice(0, SNIPPET_CHARS * 20)).text), SNIPPET_CHARS).text,
+      ...(r.date ? { date: capText(tidyWhitespace(r.date), DATE_CHARS).text } : {}),
+    });
+    if (results.length >= count) break;
+  }
+  return results;
 }
 
 /** Numbered results the model can cite (`numbers[i]` is result i's; by default 1, 2, …). */

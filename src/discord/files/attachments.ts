@@ -6,6 +6,7 @@
  * within a timeout, and without following redirects: an attachment URL cannot send the bot elsewhere.
  */
 import { cleanText } from '../../agent/clean-text.js';
+import { imageForModel } from '../../agent/tool-images.js';
 import type { ContentPart } from '../../agent/types.js';
 import { fileKind, formatBytes } from './attachment-kinds.js';
 
@@ -99,10 +100,13 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
       return notRead(error instanceof TooLarge ? `it is larger than the ${formatBytes(cap)} I read` : `it could not be downloaded (${downloadProblem(error, timeoutMs)})`);
     }
     if (kind.kind === 'image') {
+      // Scaled down to what the model can use: the thread's memory keeps this, and every later request carries it.
+      const fitted = await imageForModel(body);
+      if ('error' in fitted) return notRead(fitted.error);
       return {
         name,
         outcome: 'read',
-        parts: [{ type: 'text', text: `[attached image: ${name}]` }, { type: 'image_url', image_url: { url: `data:${kind.mime};base64,${body.toString('base64')}` } }],
+        parts: [{ type: 'text', text: `[attached image: ${name}]` }, { type: 'image_url', image_url: { url: fitted.url } }],
       };
     }
     let text: string;

@@ -3,6 +3,7 @@
  * observation shortened in a code block, and the answer as its own message with its sources.
  * Pure functions: no discord.js, so they are tested on their own.
  */
+import { escapeInline, hostLink, inertLinks, safeHttpUrl } from '../../agent/clean-text.js';
 import { describeAction } from '../../agent/describe.js';
 import type { Source } from '../../agent/tool.js';
 import type { AgentEvent, AgentResult } from '../../agent/types.js';
@@ -18,9 +19,14 @@ function safeInCode(text: string): string {
   return text.replace(/```/g, '`\u200b``');
 }
 
-function inlineCode(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/`/g, 'ˋ');
-  return `\`${flat.length > 180 ? `${flat.slice(0, graphemeBoundary(flat, 179))}…` : flat}\``;
+/**
+ * `text` as inline code on one line, at most `max` characters: its backticks become ˋ, so nothing in it
+ * can close the code and be read as Markdown, and its `](` are parted (invisibly), so even text around
+ * it that shifts Discord's pairing of backticks cannot turn it into a masked link.
+ */
+export function inlineCode(text: string, max = 180): string {
+  const flat = inertLinks((text.length > max * 2 ? text.slice(0, max * 2) : text).replace(/\s+/g, ' ').replace(/`/g, 'ˋ'));
+  return `\`${flat.length > max ? `${flat.slice(0, graphemeBoundary(flat, max - 1))}…` : flat}\``;
 }
 
 function shorten(text: string, max: number): string {
@@ -28,8 +34,26 @@ function shorten(text: string, max: number): string {
   return t.length > max ? `${t.slice(0, graphemeBoundary(t, max - 1))}…` : t;
 }
 
-/** The thread-log text for one event at a display level, or undefined when it is not shown. */
+/**
+ * A tool's name as the step log prints it outside code. The model names the tool it calls, and may
+ * name one that does not exist: only the characters tool names are made of are kept.
+ */
+function toolName(name: string): string {
+  return name.slice(0, 64).replace(/[^A-Za-z0-9_.-]/g, '_') || '_';
+}
+
+/**
+ * The thread-log text for one event at a display level, or undefined when it is not shown. Everything
+ * in it came from the model or a tool, and Discord pairs backticks across lines (a thought's stray one
+ * can turn the next call's code back into Markdown), so no `](` is left side by side anywhere in it:
+ * inside code the U+200B between them shows as nothing, outside it no masked link can form.
+ */
 export function formatStep(event: AgentEvent, level: DisplayLevel): string | undefined {
+  const text = stepText(event, level);
+  return text === undefined ? undefined : inertLinks(text);
+}
+
+function stepText(event: AgentEvent, level: DisplayLevel): string | undefined {
   if (level === 'answer') return undefined;
   switch (event.type) {
     case 'thought':
@@ -38,7 +62,7 @@ export function formatStep(event: AgentEvent, level: DisplayLevel): string | und
     case 'action':
       return `🔧 ${inlineCode(describeAction(event.tool, event.input))}`;
     case 'observation': {
-      if (level !== 'full') return event.isError ? `⚠️ ${event.tool} failed` : undefined;
+      if (level !== 'full') return event.isError ? `⚠️ ${toolName(event.tool)} failed` : undefined;
       const label = event.isError ? '⚠️ error' : '↳ result';
       return `${label} (${formatMs(event.durationMs)})\n\`\`\`\n${safeInCode(shorten(event.output, OBSERVATION_PREVIEW)) || ' '}\n\`\`\``;
     }
@@ -69,10 +93,19 @@ export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' |
   return parts.join('\n\n');
 }
 
-/** A source as a link (its title, brackets taken out), or its title alone when it has no address. */
+/** Longest source title shown under an answer. */
+const SOURCE_TITLE_MAX = 100;
+
+/**
+ * A source under the answer: its title as plain text (a tool wrote it: escaped, capped, never a link's
+ * label), then a link the bot makes to its address, labelled with the address's own host. An address
+ * that is not a plain http(s) URL is left out; the title stays.
+ */
 function sourceLink(source: Source): string {
-  const title = source.title.replace(/[[\]]/g, '');
-  return source.url ? `[${title}](<${source.url}>)` : title;
+  const link = hostLink(source.url);
+  const title = escapeInline(source.title, SOURCE_TITLE_MAX);
+  if (!link) return title || 'untitled';
+  return !title || source.title === source.url || safeHttpUrl(source.title) === safeHttpUrl(source.url) ? link : `${title} (${link})`;
 }
 
 /** What the thread says when a run ends without an answer. */

@@ -66,8 +66,8 @@ export interface RulesDeps {
   channelDefaults: ChannelDefaults;
   /** The tool policy (it keeps its own last good read per place). */
   allowedTools: AllowedTools;
-  /** Whether a tool waits for approval unless a moderator says otherwise (outside tools not marked read-only). */
-  asksByDefault(tool: string): boolean;
+  /** A tool as the policy reads it now (whether it waits for approval by default; an outside tool's fingerprint). */
+  policyTool(tool: string): { askByDefault?: boolean; fingerprint?: string } | undefined;
   logger: Pick<Logger, 'warn'>;
 }
 
@@ -99,7 +99,7 @@ export function createRules(deps: RulesDeps): Rules {
           if (!guildId) return 'auto';
           try {
             // Read afresh at each call: a moderator may change it while the run goes on.
-            return approvalMode(await deps.guildSettings.get(guildId), scope, { name: tool, askByDefault: deps.asksByDefault(tool) }, call).mode;
+            return approvalMode(await deps.guildSettings.get(guildId), scope, { name: tool, ...deps.policyTool(tool) }, call).mode;
           } catch (error) {
             deps.logger.warn({ err: error, guildId, tool }, 'could not read the approval rules; the call waits for approval');
             return 'ask';

@@ -111,7 +111,10 @@ function textProtocolSteps(content: string, at: string): ExportStep[] {
 
 function parseInput(args: string): unknown {
   try {
-    return JSON.parse(args);
+    const value: unknown = JSON.parse(args);
+    // Arguments nested past what JSON.stringify can write back (a model's 5,000 levels) stay as their text.
+    JSON.stringify(value);
+    return value;
   } catch {
     return args;
   }

@@ -63,5 +63,5 @@ export function describeRule(rule: ToolRule): string {
 
 /** The log channel's line when an outside tool is suspended because its MCP server changed it since it was enabled. */
 export function suspendedToolLine(tool: string): string {
-  return `⏸️ \`${tool}\` was suspended: its MCP server changed its description or parameters since it was enabled. Check it with \`/tools list\`, then \`/tools enable\` it again to use it.`;
+  return `⏸️ \`${tool}\` was suspended: its MCP server changed what it says of it (title, description, parameters or hints) since it was enabled. See what changed with \`/tools show tool:${tool}\`, then \`/tools enable\` it again to use it.`;
 }

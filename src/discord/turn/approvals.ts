@@ -11,6 +11,7 @@ import { describeAction } from '../../agent/describe.js';
 import type { Interruption } from '../../agent/engine.js';
 import { formatMs } from '../../duration.js';
 import type { NewMessage, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
+import { inlineCode } from '../posting/format-steps.js';
 import { approvalRow } from '../posting/run-components.js';
 import type { MessageRef } from '../posting/target.js';
 import type { TurnOutcome } from './outcome.js';
@@ -32,10 +33,9 @@ export function waitingTurnOf(record: WaitingTurnRecord): WaitingTurn {
   return record.turn as WaitingTurn;
 }
 
-/** A call as a person is shown it: one line of code, never long enough to bury the buttons. */
+/** A call as a person is shown it: one line of code its text cannot close, never long enough to bury the buttons. */
 export function shownCall(tool: string, input: unknown): string {
-  const described = describeAction(tool, input);
-  return `\`${(described.length > 300 ? `${described.slice(0, 299)}…` : described).replace(/`/g, 'ˋ')}\``;
+  return inlineCode(describeAction(tool, input), 300);
 }
 
 /** The request for a call: what it runs, why it waits when the tool says so, who may decide, for how long. */

@@ -5,7 +5,7 @@
  */
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import { IMAGE_TOKENS } from '../../agent/content.js';
+import { imageUrlTokens } from '../../agent/image-size.js';
 import type { ChatMessage, ContentPart } from '../../agent/types.js';
 
 /** The bundled gpt-tokenizer encodings this project counts with. */
@@ -100,8 +100,8 @@ export class TokenCounter {
     let count = MESSAGE_OVERHEAD;
     if (typeof message.content === 'string') count += this.text(message.content);
     else if (message.content) {
-      // Each image counts as a fixed number of tokens (see IMAGE_TOKENS); text parts as their text.
-      for (const part of message.content) count += part.type === 'text' ? this.text(part.text) : IMAGE_TOKENS;
+      // Each image counts what its size costs (read from its header: image-size.ts); text parts as their text.
+      for (const part of message.content) count += part.type === 'text' ? this.text(part.text) : imageUrlTokens(part.image_url.url);
     }
     if (message.role === 'user' && message.name) count += NAME_OVERHEAD + this.text(message.name);
     if (message.role === 'assistant' && message.tool_calls) {
@@ -138,11 +138,11 @@ function fingerprintOf(message: ChatMessage): string {
 }
 
 /**
- * Parts as a cache key: text as it is, an image as a marker. Every image counts the same, so its bytes
- * (a data URL of megabytes) need not be kept in the cache's key.
+ * Parts as a cache key: text as it is, an image as its token cost (read from its header), so its bytes
+ * (a data URL of up to megabytes) need not be kept in the cache's key.
  */
 function partsFingerprint(parts: readonly ContentPart[]): string {
-  return JSON.stringify(parts.map((p) => (p.type === 'text' ? p.text : 0)));
+  return JSON.stringify(parts.map((p) => (p.type === 'text' ? p.text : imageUrlTokens(p.image_url.url))));
 }
 
 /**

@@ -13,6 +13,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** The reference server's entry point (its `mcp-server-everything` bin). */
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const ODD = path.join(ROOT, 'test/mcp/fixtures/odd-server.mjs');
+/** The server whose tools change after approval (test/mcp/fixtures/shifty-server.mjs). */
+export const SHIFTY = path.join(ROOT, 'test/mcp/fixtures/shifty-server.mjs');
 
 /** The reference server over stdio, with `env` as its entry's environment. */
 export function everythingStdio(name = 'everything', env: Record<string, string> = {}): McpServerConfig {
@@ -22,6 +24,11 @@ export function everythingStdio(name = 'everything', env: Record<string, string>
 /** The misbehaving fixture server over stdio. */
 export function oddServer(name = 'odd', env: Record<string, string> = {}): McpServerConfig {
   return { kind: 'stdio', name, command: process.execPath, args: [ODD], env, cwd: ROOT };
+}
+
+/** The server whose tools change after approval, over stdio. */
+export function shiftyServer(name = 'shifty', env: Record<string, string> = {}): McpServerConfig {
+  return { kind: 'stdio', name, command: process.execPath, args: [SHIFTY], env, cwd: ROOT };
 }
 
 async function freePort(): Promise<number> {

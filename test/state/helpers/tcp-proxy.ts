@@ -10,12 +10,17 @@ export interface TcpProxy {
   freeze(): void;
   cut(): void;
   restore(): void;
+  /** Hold every chunk, both ways, this long before passing it on: a loaded machine or a slow network. */
+  delay(ms: number): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let mode: 'open' | 'frozen' | 'cut' = 'open';
+  let delayMs = 0;
+  // In order, even when delayed: each socket's chunks go out one after another.
+  const pass = (to: net.Socket, chunk: Buffer) => (delayMs > 0 ? setTimeout(() => to.destroyed || to.write(chunk), delayMs) : to.write(chunk));
   const server = net.createServer((client) => {
     if (mode === 'cut') return void client.destroy();
     const upstream = net.connect(targetPort, targetHost);
@@ -25,9 +30,9 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       s.on('error', () => {});
     }
     client.on('data', (chunk) => {
-      if (mode === 'open') upstream.write(chunk);
+      if (mode === 'open') pass(upstream, chunk);
     });
-    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('data', (chunk) => pass(client, chunk));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -41,6 +46,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
       for (const s of sockets) s.destroy();
     },
     restore: () => void (mode = 'open'),
+    delay: (ms) => void (delayMs = ms),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
