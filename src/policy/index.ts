@@ -42,3 +42,12 @@ export {
   type LimitSettings,
 } from './limits.js';
 export { approvalMode, toolsNeedingApproval, type ApprovalMode, type ApprovalVerdict } from './approvals.js';
+export {
+  DEFAULT_SCHEDULE_ACCESS,
+  SCHEDULE_ACCESS,
+  capProblem,
+  scheduleAccess,
+  scheduleRightProblem,
+  type ScheduleAccess,
+  type ScheduleCaps,
+} from './schedules.js';

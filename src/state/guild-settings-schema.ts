@@ -76,6 +76,8 @@ export const GuildSettingsSchema = z.looseObject({
    * (MCP tools). A tool whose server changed it since is suspended until enabled again.
    */
   toolPins: z.record(z.string(), z.string()).optional(),
+  /** Who may schedule questions (`/settings schedules`): off, moderators or everyone; unset means moderators. */
+  schedules: z.enum(['off', 'moderators', 'everyone']).optional(),
   updatedAt: z.number().optional(),
 });
 

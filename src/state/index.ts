@@ -31,4 +31,5 @@ export { RECORD_VERSION, type Migrations } from './records.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';
+export * from './schedules/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';

@@ -9,7 +9,9 @@
  * - settings: the bot's own defaults (what a channel shows, how many steps, which model);
  * - tools: the tool policy's last good read for that place, narrowed to tools that reach no network, else
  *   the built-in safe tools (a broken store never switches a tool on);
- * - approvals: a call waits for a person.
+ * - approvals: a call waits for a person;
+ * - who may schedule questions: unknown (a scheduled run that cannot check its owner's right does not
+ *   happen, and its schedule is not paused for it: the store may answer at the next run).
  *
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
@@ -20,11 +22,13 @@ import {
   channelSettings,
   defaultChannelSettings,
   effectiveLimits,
+  scheduleAccess,
   type AllowedTools,
   type ApprovalMode,
   type ChannelDefaults,
   type ChannelSettings,
   type RunScope,
+  type ScheduleAccess,
 } from '../../policy/index.js';
 import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../../state/index.js';
 
@@ -38,6 +42,8 @@ export interface PlaceRules {
   allowedTools(): Promise<ReadonlySet<string>>;
   /** Whether calls to `tool` wait for a person here now; `ask` if that cannot be read. */
   approvalMode(tool: string): Promise<ApprovalMode>;
+  /** Who may own scheduled questions in this server (`/settings schedules`); undefined if that cannot be read. */
+  scheduleAccess(): Promise<ScheduleAccess | undefined>;
 }
 
 export interface Rules {
@@ -87,6 +93,15 @@ export function createRules(deps: RulesDeps): Rules {
           } catch (error) {
             deps.logger.warn({ err: error, guildId, tool }, 'could not read the approval rules; the call waits for approval');
             return 'ask';
+          }
+        },
+        async scheduleAccess() {
+          if (!guildId) return 'off';
+          try {
+            return scheduleAccess(await read(guildId));
+          } catch (error) {
+            deps.logger.warn({ err: error, guildId }, 'could not read who may schedule questions');
+            return undefined;
           }
         },
       };
