@@ -19,6 +19,8 @@ import { postToLogChannel } from '../src/discord/rules/audit-trail.js';
 import { suspendedToolLine } from '../src/discord/text/rule-text.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turn/pipeline.js';
+import { createScheduleRunner } from '../src/discord/schedules/schedule-runner.js';
+import { createScheduler, systemClock, type Scheduler, type SchedulerClock } from '../src/discord/schedules/scheduler.js';
 import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
@@ -50,6 +52,8 @@ export interface AppOverrides extends CoreOverrides {
   followUpBatch?: { maxMessages?: number };
   /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
   knowledge?: KnowledgeOverrides;
+  /** The scheduler's clock (tests move it by hand and tick the scheduler themselves). */
+  schedulerClock?: SchedulerClock;
 }
 
 export interface App {
@@ -62,6 +66,8 @@ export interface App {
   health?: HealthServer;
   /** The knowledge base, when it is on. */
   knowledge?: AppKnowledge;
+  /** Runs scheduled questions for the guilds this process holds (started once the bot is ready). */
+  scheduler: Scheduler;
   /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
   recovered: Promise<number>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
@@ -190,6 +196,24 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     approvals: { registry: approvals, timeoutMs: config.agent.approvalTimeoutMs, guildSettings: storage.guildSettings },
   });
 
+  // Scheduled questions: each occurrence claimed once in the shared storage, then run as its owner's turn.
+  const scheduleClaims = await storage.openScheduleClaims();
+  const clock = overrides.schedulerClock ?? systemClock;
+  const scheduleRunner = createScheduleRunner({
+    turns, rules, schedules: storage.schedules, conversations: storage.conversations, guildSettings: storage.guildSettings,
+    graceMinutes: config.schedules.graceMinutes, logger, now: () => clock.now(),
+  });
+  const scheduler = createScheduler({
+    store: storage.schedules,
+    claims: scheduleClaims,
+    clock,
+    // A guild's schedules run on the process (shard) that holds it.
+    heldGuilds: () => (bot ? [...bot.client.guilds.cache.keys()] : []),
+    graceMs: config.schedules.graceMinutes * 60_000,
+    launch: (due) => scheduleRunner.run(bot!.client, due),
+    logger,
+  });
+
   const services: BotServices = {
     turns: {
       ...turns,
@@ -211,6 +235,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     },
     usage: { limiter, defaultLimits: config.governance.limits },
     knowledge: knowledge?.services,
+    schedules: {
+      store: storage.schedules,
+      caps: { perServer: config.schedules.perServer, perMember: config.schedules.perMember, minIntervalMinutes: config.schedules.minIntervalMinutes },
+      graceMinutes: config.schedules.graceMinutes,
+      now: () => clock.now(),
+      marks: (keys) => scheduleClaims.marks(keys),
+      forget: (key) => scheduleClaims.forget(key),
+      runNow: (client, schedule, placed) => scheduleRunner.run(client, { schedule, manual: true }, placed),
+      changed: () => scheduler.changed(),
+    },
     runtime: { logger, now, messageContent: config.discord.messageContent },
   };
 
@@ -248,6 +282,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     throw error;
   }
   const running = bot;
+  // Ready: the first tick runs what was missed while the bot was down (within the grace period).
+  void scheduler.start();
   // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
   const recovered = journal.recover(restRecoveryActions(running.client));
   logger.info(
@@ -261,8 +297,10 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     metrics,
     health,
     knowledge,
+    scheduler,
     recovered,
     async stop() {
+      scheduler.stop();
       await running.stop();
       // The interrupted runs' last entries go out before the storage closes.
       await journal.flush();
