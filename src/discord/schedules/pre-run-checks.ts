@@ -31,7 +31,8 @@ export async function preRunChecks(client: Client, schedule: Schedule, rules: Pi
   if (!guild) return { ok: false, reason: 'the server is not available to me right now.', tell: 'dm', transient: true };
   let channel: ScheduleChannel;
   try {
-    const found = await client.channels.fetch(schedule.channelId);
+    // Asked of Discord, not the cache: a channel deleted a moment ago must not get a run.
+    const found = await client.channels.fetch(schedule.channelId, { force: true });
     if (!found || (found.type !== ChannelType.GuildText && found.type !== ChannelType.GuildAnnouncement)) {
       return { ok: false, reason: `the channel <#${schedule.channelId}> is no longer a text channel.`, tell: 'dm' };
     }

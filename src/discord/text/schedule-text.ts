@@ -22,9 +22,9 @@ function format(timeZone: string, kind: 'long' | 'stamp'): Intl.DateTimeFormat {
   return made;
 }
 
-/** `Mon 3 Mar 2025, 09:00` in `timeZone`. */
+/** `Mon 3 Mar 2025 09:00` in `timeZone`. */
 export function localTime(ms: number, timeZone: string): string {
-  return format(timeZone, 'long').format(ms).replace(',', '');
+  return format(timeZone, 'long').format(ms).replace(/,/g, '');
 }
 
 /** `2025-03-03 09:00` in `timeZone`: how a run's thread is named, sorting by date. */
