@@ -20,7 +20,7 @@ import { suspendedToolLine } from '../src/discord/text/rule-text.js';
 import type { BotServices } from '../src/discord/services.js';
 import { createTurns } from '../src/discord/turn/pipeline.js';
 import { createScheduleRunner } from '../src/discord/schedules/schedule-runner.js';
-import { createScheduler, systemClock, type Scheduler, type SchedulerClock } from '../src/discord/schedules/scheduler.js';
+import { createScheduler, systemClock, type Scheduler, type SchedulerClock, type TickReport } from '../src/discord/schedules/scheduler.js';
 import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
@@ -68,6 +68,8 @@ export interface App {
   knowledge?: AppKnowledge;
   /** Runs scheduled questions for the guilds this process holds (started once the bot is ready). */
   scheduler: Scheduler;
+  /** Settles with the scheduler's first tick: what was missed while the bot was down, claimed and launched. */
+  scheduled: Promise<TickReport>;
   /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
   recovered: Promise<number>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
@@ -283,7 +285,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
   }
   const running = bot;
   // Ready: the first tick runs what was missed while the bot was down (within the grace period).
-  void scheduler.start();
+  const scheduled = scheduler.start();
   // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
   const recovered = journal.recover(restRecoveryActions(running.client));
   logger.info(
@@ -298,6 +300,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     health,
     knowledge,
     scheduler,
+    scheduled,
     recovered,
     async stop() {
       scheduler.stop();
