@@ -36,7 +36,7 @@ export const systemClock: SchedulerClock = {
 export interface DueOccurrence {
   schedule: Schedule;
   atMs: number;
-  /** Occurrences since the schedule's last run that were not made (missed for longer than the grace period). */
+  /** Occurrences since the schedule's last run that were not made (missed for longer than the grace period), up to SKIPPED_COUNT_CAP. */
   skipped: number;
   /** The latest of those, when there were any. */
   lastSkippedMs?: number;
@@ -90,6 +90,9 @@ interface Cursor {
   next: number | undefined;
 }
 
+/** Skipped runs are counted up to this many. */
+export const SKIPPED_COUNT_CAP = 100;
+
 /** Claims in flight at once in one tick (a thousand schedules on "09:00" do not open a thousand requests). */
 const CLAIM_CONCURRENCY = 16;
 
@@ -141,7 +144,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           return;
         }
         const since = Math.max(claim.lastRunMs ?? schedule.activeSince, schedule.activeSince);
-        const skipped = runs.countBetween(since, at);
+        // Counted up to a cap: after a long outage the note says "100 or more", and counting stays cheap.
+        const skipped = runs.countBetween(since, at, SKIPPED_COUNT_CAP);
         const lastSkippedMs = skipped > 0 ? runs.latest(at - 1) : undefined;
         const run = deps.launch({ schedule, atMs: at, skipped, ...(lastSkippedMs !== undefined ? { lastSkippedMs } : {}) })
           .catch((error) => deps.logger.error({ err: error, guildId: schedule.guildId, schedule: schedule.id }, 'a scheduled run failed'));

@@ -5,6 +5,7 @@
  */
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { recurrence } from '../../schedules/index.js';
+import { SKIPPED_COUNT_CAP } from '../schedules/scheduler.js';
 import type { OccurrenceMark, Schedule } from '../../state/index.js';
 import { NO_NAMES, plainMentions, type MentionNames } from '../posting/mention-words.js';
 import { closeOpenFence, fitMessage, graphemeBoundary } from '../posting/split-message.js';
@@ -67,7 +68,7 @@ export function runHeadline(schedule: Schedule, ownerName: string, atMs: number 
 
 /** What the next run's thread says about the runs that were not made. */
 export function skippedNote(skipped: number, lastSkippedMs: number | undefined, timeZone: string, graceMinutes: number): string {
-  const which = skipped === 1 ? 'The previous run' : `${skipped} earlier runs`;
+  const which = skipped === 1 ? 'The previous run' : `${skipped >= SKIPPED_COUNT_CAP ? `${SKIPPED_COUNT_CAP} or more` : skipped} earlier runs`;
   const last = lastSkippedMs ? ` (${skipped === 1 ? 'due' : 'the last due'} ${discordTime(lastSkippedMs)}, ${localTime(lastSkippedMs, timeZone)} ${timeZone})` : '';
   return `-# ⚠️ ${which} of this schedule ${skipped === 1 ? 'was' : 'were'} skipped${last}: I was offline, and a run more than ${graceMinutes} minutes late is not made.`;
 }
