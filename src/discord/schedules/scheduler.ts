@@ -15,22 +15,9 @@
 import type { Logger } from '../../logger.js';
 import { recurrence } from '../../schedules/index.js';
 import type { OccurrenceClaims, Schedule, ScheduleStore } from '../../state/index.js';
+import type { SchedulerClock } from './scheduler-clock.js';
 
-/** Time, and a way to be woken later; the system's in production, a hand-moved one in tests. */
-export interface SchedulerClock {
-  now(): number;
-  /** Call `wake` at `atMs` or soon after; returns a cancel. */
-  at(atMs: number, wake: () => void): () => void;
-}
-
-export const systemClock: SchedulerClock = {
-  now: () => Date.now(),
-  at(atMs, wake) {
-    const timer = setTimeout(wake, Math.max(0, atMs - Date.now()));
-    timer.unref();
-    return () => clearTimeout(timer);
-  },
-};
+export { systemClock, type SchedulerClock } from './scheduler-clock.js';
 
 /** An occurrence this process won, to run now. */
 export interface DueOccurrence {
