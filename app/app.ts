@@ -22,6 +22,8 @@ import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './
 import { auditWriter, buildAttachments, buildMetrics, buildRules, LogChannelPosts, openRuns, Teardown } from './parts.js';
 import { openAppThreads } from './memory.js';
 import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
+import { createScheduleRunner } from '../src/discord/schedules/schedule-runner.js';
+import { createScheduler, systemClock, type Scheduler, type SchedulerClock, type TickReport } from '../src/discord/schedules/scheduler.js';
 import { scaleParts } from './scale.js';
 import { startTelemetry } from './telemetry.js';
 
@@ -44,6 +46,8 @@ export interface AppOverrides extends CoreOverrides {
   followUpBatch?: { maxMessages?: number };
   /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
   knowledge?: KnowledgeOverrides;
+  /** The scheduler's clock (tests move it by hand and tick the scheduler themselves). */
+  schedulerClock?: SchedulerClock;
 }
 
 export interface App {
@@ -56,6 +60,10 @@ export interface App {
   health?: HealthServer;
   /** The knowledge base, when it is on. */
   knowledge?: AppKnowledge;
+  /** Runs scheduled questions for the guilds this process holds (started once the bot is ready). */
+  scheduler: Scheduler;
+  /** Settles with the scheduler's first tick: what was missed while the bot was down, claimed and launched. */
+  scheduled: Promise<TickReport>;
   /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
   recovered: Promise<number>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
@@ -102,6 +110,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
 
     const logChannel = new LogChannelPosts(logger);
     const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, logger });
+    const audit = auditWriter(storage, logChannel, now, logger);
     const turns = createTurns({
       engine: core.engine,
       modelFor: core.modelFor,
@@ -112,7 +121,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
       pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200, answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000 },
       attachments: buildAttachments(config, core, overrides.attachmentOrigins),
-      approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit: auditWriter(storage, logChannel, now, logger) },
+      approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit },
       // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
       memberMemory: createTurnMemory({
         store: storage.memberMemory,
@@ -136,6 +145,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       now,
     });
 
+    // Scheduled questions: each occurrence claimed once in the shared storage, then run as its owner's turn.
+    const scheduleClaims = await storage.openScheduleClaims();
+    const clock = overrides.schedulerClock ?? systemClock;
+    const scheduleRunner = createScheduleRunner({
+      turns, rules, schedules: storage.schedules, conversations: storage.conversations, audit,
+      graceMinutes: config.schedules.graceMinutes, logger, now: () => clock.now(),
+    });
+    // A schedule changed by a command: the scheduler (made once the bot is connected) looks again at once.
+    const scheduleChanges: Array<() => void> = [];
+
     const services: BotServices = {
       turns: {
         ...turns,
@@ -158,6 +177,16 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       usage: { limiter, defaultLimits: config.governance.limits },
       knowledge: knowledge?.services,
       runtime: { logger, now, messageContent: discord.messageContent },
+      schedules: {
+        store: storage.schedules,
+        caps: { perServer: config.schedules.perServer, perMember: config.schedules.perMember, minIntervalMinutes: config.schedules.minIntervalMinutes },
+        graceMinutes: config.schedules.graceMinutes,
+        now: () => clock.now(),
+        marks: (keys) => scheduleClaims.marks(keys),
+        forget: (key) => scheduleClaims.forget(key),
+        runNow: (client, schedule, placed) => scheduleRunner.run(client, { schedule, manual: true }, placed),
+        changed: () => scheduleChanges.forEach((look) => look()),
+      },
     };
 
     // Up before the gateway connects, so /healthz answers and /readyz says why it is not ready yet.
@@ -188,6 +217,19 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     });
     const running = bot;
     logChannel.connected(running.client);
+    const scheduler = createScheduler({
+      store: storage.schedules,
+      claims: scheduleClaims,
+      clock,
+      // A guild's schedules run on the process (shard) that holds it.
+      heldGuilds: () => [...running.client.guilds.cache.keys()],
+      graceMs: config.schedules.graceMinutes * 60_000,
+      launch: (due) => scheduleRunner.run(running.client, due),
+      logger,
+    });
+    scheduleChanges.push(() => scheduler.changed());
+    // Ready: the first tick runs what was missed while the bot was down (within the grace period).
+    const scheduled = scheduler.start();
     // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
     const recovered = journal.recover(restRecoveryActions(running.client));
     logger.info(
@@ -201,8 +243,11 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       metrics,
       health,
       knowledge,
+      scheduler,
+      scheduled,
       recovered,
       async stop() {
+        scheduler.stop();
         await running.stop();
         // The interrupted runs' last entries go out before the storage closes.
         await journal.flush();

@@ -16,10 +16,11 @@ import { benchPlot } from './plot.js';
 import { benchMcp } from './mcp.js';
 import { benchScale } from './scale.js';
 import { benchMemory } from './memory.js';
+import { benchSchedules } from './schedules.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
-const sections: Array<[string, () => Promise<BenchSection>]> = [
+const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = [
   ['engine', () => benchEngine()],
   ['engine-alone', () => benchEngineAlone()],
   ['first-delta', () => benchFirstDelta()],
@@ -38,10 +39,11 @@ const sections: Array<[string, () => Promise<BenchSection>]> = [
   ['team', () => benchTeam()],
   ['deploy', () => benchDeploy()],
   ['scale', () => benchScale()],
+  ['schedules', () => benchSchedules()],
 ];
 
 for (const [name, run] of sections) {
   if (only.length && !only.includes(name)) continue;
-  printSection(await run());
+  for (const section of [await run()].flat()) printSection(section);
 }
 process.exit(0);

@@ -24,6 +24,7 @@ export const help: Command = {
         '• `/ask question:` in a channel opens a thread for the question; inside a thread it continues the conversation. Attach a text file or an image with its `file` option.',
         '• On any message: **Apps → Ask about this message** asks me about it in a thread, with its text and files.',
         `• ${followUp} I remember the thread and know who said what.`,
+        '• `/schedule add question: when:` asks a question for you on a schedule (\"every weekday at 09:00 Europe/Paris\"), each run in its own thread; `/schedule list` shows them.',
         '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it; `/export` gives you its conversation as files.',
         '• Ask me to remember something about you ("remember that I deploy on Fly.io") and I use it in my later answers to you in this server; `/memory` shows and removes your notes.',
         `• Tools I may use here: ${tools.length ? tools.join(', ') : 'none (I answer from what I know)'}. Moderators choose them with \`/tools\`.`,

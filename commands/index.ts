@@ -18,10 +18,11 @@ import { memory } from './memory.js';
 import { memoryForgetButton } from '../src/discord/buttons/memory-forget.js';
 import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
+import { schedule } from './schedule.js';
 import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, kb, askAbout, addToKnowledgeBase];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, kb, schedule, askAbout, addToKnowledgeBase];
 
 export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton];

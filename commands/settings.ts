@@ -1,6 +1,7 @@
 /**
  * /settings — how much of each run the bot shows in a channel (`full` | `actions` | `answer`), the
- * server's step limit, the model and persona, usage limits, and where memory is on (settings-memory.ts). Moderators only, checked at registration and again at run time (like /tools);
+ * server's step limit, the model and persona, usage limits, where memory is on (settings-memory.ts), and who
+ * may schedule questions (`schedules off|moderators|everyone`). Moderators only, checked at registration and again at run time (like /tools);
  * every change is audited and posted to the log channel.
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
@@ -11,7 +12,7 @@ import { fitMessage } from '../src/discord/posting/split-message.js';
 import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
-import { channelSettings, DISPLAY_LEVELS, type DisplayLevel } from '../src/policy/index.js';
+import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, type DisplayLevel, type ScheduleAccess } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
 import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
@@ -72,6 +73,21 @@ async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): P
   return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
 }
 
+const SCHEDULE_WORDS: Record<ScheduleAccess, string> = {
+  off: 'nobody (scheduled questions are off; existing ones pause at their next run)',
+  moderators: 'moderators only (members with Manage Server)',
+  everyone: 'every member',
+};
+
+async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
+  const who = interaction.options.getString('who', true);
+  if (!SCHEDULE_ACCESS.includes(who as ScheduleAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`);
+  const detail = `set who may schedule questions to \`${who}\`: ${SCHEDULE_WORDS[who as ScheduleAccess]}`;
+  const saved = await saveChange(ctx, interaction, { action: 'settings.schedules', detail, apply: (s) => ({ ...s, schedules: who as ScheduleAccess }) });
+  // A schedule whose owner may no longer have one pauses at its next run, saying why; none runs without its owner's right.
+  return saved ? `✅ Done: ${detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
+}
+
 const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: "the bot's default" } as const;
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
@@ -86,6 +102,7 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
     `• Model: \`${current.model}\` (${SOURCE_WORDS[current.modelSource]}).`,
     `• Persona: ${persona}${current.persona ? ` (${SOURCE_WORDS[current.personaSource]})` : ''}.`,
     memoryLine(stored, { ...here, guildId: interaction.guildId }),
+    `• Scheduled questions: ${SCHEDULE_WORDS[scheduleAccess(stored)]} may have them (\`/settings schedules\`).`,
   ].join('\n');
 }
 
@@ -111,6 +128,13 @@ export const settings: Command = {
     .addSubcommand(personaSubcommand)
     .addSubcommand(memorySubcommand)
     .addSubcommand(eraseSubcommand)
+    .addSubcommand((s) =>
+      s.setName('schedules').setDescription('Who may schedule questions (/schedule) on this server')
+        .addStringOption((o) => o.setName('who').setDescription('off, moderators (the default) or everyone').setRequired(true).addChoices(
+          { name: 'off: nobody', value: 'off' },
+          { name: 'moderators: members with Manage Server (default)', value: 'moderators' },
+          { name: 'everyone: every member', value: 'everyone' },
+        )))
     .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel'))
     .addSubcommandGroup(limitsGroup),
 
@@ -127,6 +151,7 @@ export const settings: Command = {
       else if (sub === 'persona') content = await setPersona(interaction, ctx);
       else if (sub === 'memory') content = await setMemory(interaction, ctx);
       else if (sub === 'memory-erase') content = await eraseMemory(interaction, ctx);
+      else if (sub === 'schedules') content = await setSchedules(interaction, ctx);
       else content = await show(interaction, ctx);
     } catch (error) {
       if (!(error instanceof OptionProblem)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');

@@ -130,6 +130,18 @@ export interface GovernanceConfig {
   questionMaxChars: number;
 }
 
+/** Scheduled questions (issue 32): the operator's caps and timing; who may is per server (`/settings schedules`). */
+export interface SchedulesConfig {
+  /** SCHEDULES_PER_SERVER: schedules one server may have (0: no cap). Default 20. */
+  perServer: number;
+  /** SCHEDULES_PER_MEMBER: schedules one member may own in a server (0: no cap). Default 5. */
+  perMember: number;
+  /** SCHEDULE_MIN_INTERVAL_MINUTES: fewest minutes between two runs of a schedule, 1 to 1440. Default 15. */
+  minIntervalMinutes: number;
+  /** SCHEDULE_GRACE_MINUTES: a run missed while the bot was down is made at start-up if at most this late, else skipped. Default 60. */
+  graceMinutes: number;
+}
+
 /** Files members attach to questions (issue 11). */
 export interface AttachmentsConfig {
   /** MODEL_VISION: which models take images: all (true), none (false, the default), or those named. */
@@ -208,6 +220,7 @@ export interface Config {
   knowledge: KnowledgeConfig;
   discord?: DiscordConfig;
   governance: GovernanceConfig;
+  schedules: SchedulesConfig;
   attachments: AttachmentsConfig;
   ops: OpsConfig;
   logLevel: string;
@@ -331,6 +344,12 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     allowDms: read.bool('ALLOW_DMS', false),
     questionMaxChars: read.int('QUESTION_MAX_CHARS', 4_000, 10, 100_000),
   };
+  const schedules: SchedulesConfig = {
+    perServer: read.int('SCHEDULES_PER_SERVER', 20, 0, 1_000),
+    perMember: read.int('SCHEDULES_PER_MEMBER', 5, 0, 1_000),
+    minIntervalMinutes: read.int('SCHEDULE_MIN_INTERVAL_MINUTES', 15, 1, 1_440),
+    graceMinutes: read.int('SCHEDULE_GRACE_MINUTES', 60, 0, 10_080),
+  };
   const knowledgeUrl = read.string('KNOWLEDGE_URL');
   if (knowledgeUrl !== undefined && !/^(sqlite|postgres|postgresql|memory):/i.test(knowledgeUrl)) {
     problems.push('KNOWLEDGE_URL must start with sqlite://, postgres:// or memory: (Redis has no full-text search).');
@@ -382,7 +401,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, mcp, agent, tools, storage, knowledge, discord, governance, attachments, ops, logLevel };
+  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, attachments, ops, logLevel };
 }
 
 /** EMBEDDING_*: meaning search's server and model, defaulting to the chat model's server and key. */

@@ -54,8 +54,12 @@ describe('import direction', () => {
     expect(violations('src/policy', (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/llm', 'tools'))).toEqual([]);
   });
 
+  it('the vocabulary of schedules (src/schedules/) is pure: no discord.js, no store, nothing from the Discord layer', () => {
+    expect(violations('src/schedules', (t) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/schedules')))).toEqual([]);
+  });
+
   it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp']) {
+    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp', 'src/schedules']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });
@@ -96,7 +100,7 @@ describe('the rules of a place have one home', () => {
 
 describe('the Discord layer by concern', () => {
   /** The folders of src/discord/, from the top: a folder imports only folders below it (and the root's plain helpers). */
-  const LAYERS = [['messages', 'buttons'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text', 'memory']];
+  const LAYERS = [['messages', 'buttons', 'schedules'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text', 'memory']];
   /** The root's routing and wiring: imported by nothing below the root. */
   const ROUTING = ['src/discord/bot.ts', 'src/discord/services.ts', 'src/discord/interactions.ts', 'src/discord/command.ts'];
   const folderOf = (file: string) => /^src\/discord\/([^/]+)\//.exec(file)?.[1];

@@ -1,6 +1,6 @@
 /**
  * What the Discord layer is given by the composition root (`app/app.ts`): built once per process from
- * the configuration, passed in, never pulled from module state. Five groups, one per concern:
+ * the configuration, passed in, never pulled from module state. Six groups, one per concern:
  *
  * - `turns`: starting a turn and everything a turn in flight touches (runs, turns waiting for approval,
  *   the thread's queue and memory, what members asked the bot to remember and past-thread search,
@@ -9,6 +9,7 @@
  * - `rules`: the rules of each place, and the store moderators edit them in;
  * - `usage`: the usage counters and the limits every server starts from;
  * - `knowledge`: the servers' documents (absent when the knowledge base is off);
+ * - `schedules`: scheduled questions, their caps, running one by hand, and the scheduler's clock;
  * - `runtime`: the logger, the clock and what the gateway connection allows.
  *
  * Commands take only the groups and members they use (`{ rules: Pick<RuleServices, 'store'> }`), so
@@ -16,10 +17,13 @@
  */
 import type { ToolDefinition } from '../agent/tool.js';
 import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
+import type { Client } from 'discord.js';
 import type { Logger } from '../logger.js';
-import type { ChannelDefaults } from '../policy/index.js';
-import type { ConversationStore, MemberMemoryStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ChannelDefaults, ScheduleCaps } from '../policy/index.js';
+import type { ConversationStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { ThreadIndex } from '../knowledge/thread-index/index.js';
+import type { ScheduledRun } from './schedules/schedule-runner.js';
+import type { ScheduledPlace } from './turn/record.js';
 import type { AttachmentLoader } from './files/attachment-document.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { OneTimeClaims } from './runs/one-time-claims.js';
@@ -33,6 +37,7 @@ export interface BotServices {
   usage: UsageServices;
   /** Undefined when the knowledge base is off. */
   knowledge?: KnowledgeServices;
+  schedules: ScheduleServices;
   runtime: Runtime;
 }
 
@@ -96,6 +101,26 @@ export interface KnowledgeServices {
   fromUrl(url: string, signal?: AbortSignal): Promise<DocumentInput>;
   /** How often `/kb add` edits its reply with the progress of a long file (ms). */
   progressEveryMs: number;
+}
+
+/** Scheduled questions (`/schedule`, `/settings schedules`). */
+export interface ScheduleServices {
+  /** Each guild's schedules. */
+  store: ScheduleStore;
+  /** The operator's caps and minimum interval (SCHEDULES_PER_SERVER, SCHEDULES_PER_MEMBER, SCHEDULE_MIN_INTERVAL_MINUTES). */
+  caps: ScheduleCaps;
+  /** How late a missed run may still be made (SCHEDULE_GRACE_MINUTES). */
+  graceMinutes: number;
+  /** The scheduler's clock, in milliseconds: what "now" is for next runs and resumes. */
+  now(): number;
+  /** Where these schedules stand (`guildId:id` keys): their last run. */
+  marks(keys: readonly string[]): Promise<Map<string, OccurrenceMark>>;
+  /** Forget a removed schedule's claims. */
+  forget(key: string): Promise<void>;
+  /** Run a schedule now, as its owner, with the checks of any run; `placed` is told where it posts. */
+  runNow(client: Client, schedule: Schedule, placed?: (where: ScheduledPlace) => void): Promise<ScheduledRun>;
+  /** A guild's schedules changed: the scheduler looks again at once. */
+  changed(): void;
 }
 
 /** The process's logger and clock, and what its gateway connection allows. */

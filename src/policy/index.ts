@@ -55,3 +55,12 @@ export {
   type MemoryKind,
   type MemorySettings,
 } from './memory-settings.js';
+export {
+  DEFAULT_SCHEDULE_ACCESS,
+  SCHEDULE_ACCESS,
+  capProblem,
+  scheduleAccess,
+  scheduleRightProblem,
+  type ScheduleAccess,
+  type ScheduleCaps,
+} from './schedules.js';

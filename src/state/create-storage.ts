@@ -15,6 +15,9 @@ import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
 import { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage/usage-limiter.js';
+import { createScheduleStore, type ScheduleStore } from './schedules/schedule-store.js';
+import { openClaims } from './schedules/open-claims.js';
+import type { OccurrenceClaims } from './schedules/occurrence-claims.js';
 
 /** Everything `createStorage` takes besides the configuration; all optional. */
 export interface StorageDeps {
@@ -43,11 +46,19 @@ export interface Storage {
   readonly waitingTurns: WaitingTurnStore;
   /** What members asked the bot to remember, per member per server. */
   readonly memberMemory: MemberMemoryStore;
+  /** Each guild's scheduled questions. */
+  readonly schedules: ScheduleStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
    */
   openUsageLimiter(options: Pick<UsageLimiterOptions, 'prices' | 'leaseMs' | 'retentionDays' | 'windowSeconds' | 'heartbeatMs' | 'reserveTokens' | 'owner'>): Promise<UsageLimiter>;
+  /**
+   * Open the exactly-once claims of scheduled occurrences over this storage (same backend and
+   * namespace); closed with the storage. On demand, like the limiter: it creates a table and, on
+   * SQLite, a connection of its own.
+   */
+  openScheduleClaims(): Promise<OccurrenceClaims>;
   /** The run journal of one bot process or shard (`main`, `shard-0`), over this storage. */
   runJournal(name: string): RunJournalStore;
   /**
@@ -73,6 +84,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
   const ttlMs = config.conversationTtlDays ? config.conversationTtlDays * 86_400_000 : undefined;
   let closed = false;
   const limiters: UsageLimiter[] = [];
+  const claims: OccurrenceClaims[] = [];
   return {
     kind: backend.kind,
     where: backend.where,
@@ -80,10 +92,16 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
     guildSettings: createGuildSettingsStore({ backend, namespace, now, logger }),
     waitingTurns: createWaitingTurnStore(backend, namespace),
     memberMemory: createMemberMemoryStore({ backend, namespace, now, ...deps.memberMemory }),
+    schedules: createScheduleStore({ backend, namespace, now, logger }),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);
       return limiter;
+    },
+    async openScheduleClaims() {
+      const opened = await openClaims(backend, namespace);
+      claims.push(opened);
+      return opened;
     },
     runJournal: (name) => createRunJournalStore(backend, namespace, name),
     async ping() {
@@ -94,6 +112,7 @@ export async function createStorage(config: StorageConfig, deps: StorageDeps = {
       if (closed) return;
       closed = true;
       for (const limiter of limiters.splice(0)) await limiter.close().catch(() => undefined);
+      for (const opened of claims.splice(0)) await opened.close().catch(() => undefined);
       await backend.close();
     },
   };

@@ -106,6 +106,8 @@ export const GuildSettingsSchema = z.looseObject({
     members: z.record(z.string(), z.boolean()).optional(),
     threads: z.record(z.string(), z.boolean()).optional(),
   }).optional(),
+  /** Who may schedule questions (`/settings schedules`): off, moderators or everyone; unset means moderators. */
+  schedules: z.enum(['off', 'moderators', 'everyone']).optional(),
   updatedAt: z.number().optional(),
 });
 

@@ -32,6 +32,7 @@ export * from './member-memory/index.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';
+export * from './schedules/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
 export { createWaitingTurnStore, type WaitingTurnEntry, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
 export { TAKEN_BACK } from './conversation-store.js';

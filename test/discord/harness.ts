@@ -15,6 +15,7 @@ import type { ToolDefinition } from '../../src/agent/tool.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Storage } from '../../src/state/index.js';
+import type { SchedulerClock } from '../../src/discord/schedules/scheduler.js';
 import { FakeDiscord, type FakeDiscordOptions } from '../fake-discord/index.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 
@@ -56,6 +57,8 @@ export interface HarnessOptions {
   allowLoopbackUrls?: boolean;
   /** The knowledge base's test knobs (how often `/kb add` shows progress, the embedding job's wait). */
   knowledge?: { progressEveryMs?: number; embeddingIdleMs?: number };
+  /** The scheduler's clock: a test moves it by hand and ticks `app.scheduler` itself. */
+  schedulerClock?: SchedulerClock;
 }
 
 /** Short timeouts and native tool calls, for a test that opts out of the production defaults (`production: false`) and says why. */
@@ -111,6 +114,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     // The fake serves attachments from its own 127.0.0.1 CDN: tell the bot that is Discord's.
     knowledge: { cdnOrigins: [fake.cdnUrl], ...options.knowledge },
     ...(options.allowLoopbackUrls ? { toolbox: { readUrl: { allowLoopbackForTests: true } } } : {}),
+    ...(options.schedulerClock ? { schedulerClock: options.schedulerClock } : {}),
   });
   return {
     fake,

@@ -7,6 +7,8 @@ import { ApiError } from './api-error.js';
 import { overwriteCommands } from './command-schema.js';
 import type { CommandPermission, FakeChannel, FakeCommand, FakeMessage } from './records.js';
 import { WorldAdmin } from './world-admin.js';
+import { Intent } from './gateway.js';
+import { channelJSON } from './serialize.js';
 
 export interface CommandPermissionChange {
   /** The command's name (a chat-input command unless `type` says otherwise). */
@@ -58,6 +60,15 @@ export class ServerAdmin extends WorldAdmin {
     thread.deleted = true;
     this.core.dispatchThread('THREAD_DELETE', thread);
     return thread;
+  }
+
+  /** A moderator deletes a channel (not a thread): CHANNEL_DELETE; the API then answers 10003 Unknown Channel for it. */
+  deleteChannel(channelId: string): FakeChannel {
+    const channel = this.core.channel(channelId);
+    if (channel.thread) throw new Error(`fake-discord: ${channelId} is a thread; use deleteThread`);
+    channel.deleted = true;
+    this.core.gateway?.dispatch('CHANNEL_DELETE', channelJSON(this.core.world, channel), { guildId: channel.guildId ?? undefined, intent: Intent.Guilds });
+    return channel;
   }
 
   /** A moderator (or the author) deletes a message: MESSAGE_DELETE; later edits get 10008 Unknown Message. */

@@ -8,7 +8,7 @@ import type { FakeCore } from './core.js';
 import { type GatewaySession, Intent } from './gateway.js';
 import { bits, type PermissionInput } from './permissions.js';
 import { ChannelKind, type FakeChannel, type FakeGuild, type FakeMember, type FakeRole, type FakeUser } from './records.js';
-import { channelJSON, guildCreateJSON, memberJSON, roleJSON } from './serialize.js';
+import { channelJSON, guildCreateJSON, memberJSON, roleJSON, userJSON } from './serialize.js';
 import { isThreadOnly, type FakeWorld, type NewChannel } from './world.js';
 
 export interface PermissionChange {
@@ -48,6 +48,24 @@ export class WorldAdmin {
     const guildId = init.guildId ?? this.defaultGuildId();
     const member = this.core.world.addMember(guildId, init.userId, init.roleIds ?? [], init.nick ?? null);
     this.core.gateway?.dispatch('GUILD_MEMBER_ADD', { ...memberJSON(this.core.world, member), guild_id: guildId }, { guildId, intent: Intent.GuildMembers });
+    return member;
+  }
+
+  /** A member leaves (or is kicked): GUILD_MEMBER_REMOVE (Guild Members intent); the API then answers 10007 Unknown Member for them. */
+  removeMember(init: { guildId?: string; userId: string }): void {
+    const guildId = init.guildId ?? this.defaultGuildId();
+    if (!this.core.world.members.delete(`${guildId}:${init.userId}`)) throw new Error(`fake-discord: ${init.userId} is not a member of ${guildId}`);
+    const user = this.core.world.users.get(init.userId);
+    this.core.gateway?.dispatch('GUILD_MEMBER_REMOVE', { guild_id: guildId, user: user ? userJSON(user) : { id: init.userId } }, { guildId, intent: Intent.GuildMembers });
+  }
+
+  /** A moderator gives a member these roles (replacing the others): GUILD_MEMBER_UPDATE (Guild Members intent). */
+  setMemberRoles(init: { guildId?: string; userId: string; roleIds: string[] }): FakeMember {
+    const guildId = init.guildId ?? this.defaultGuildId();
+    const member = this.core.world.member(guildId, init.userId);
+    if (!member) throw new Error(`fake-discord: ${init.userId} is not a member of ${guildId}`);
+    member.roles = [...init.roleIds];
+    this.core.gateway?.dispatch('GUILD_MEMBER_UPDATE', { ...memberJSON(this.core.world, member), guild_id: guildId }, { guildId, intent: Intent.GuildMembers });
     return member;
   }
 

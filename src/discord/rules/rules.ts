@@ -11,7 +11,9 @@
  *   the built-in safe tools (a broken store never switches a tool on);
  * - approvals: a call waits for a person;
  * - memory: off (no memory block, no memory tools), so a place where a moderator turned it off never
- *   gets it back during an outage.
+ *   gets it back during an outage;
+ * - who may schedule questions: unknown (a scheduled run that cannot check its owner's right does not
+ *   happen, and its schedule is not paused for it: the store may answer at the next run).
  *
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
@@ -25,6 +27,7 @@ import {
   effectiveLimits,
   memorySettings,
   MEMORY_UNREADABLE,
+  scheduleAccess,
   type AllowedTools,
   type ApprovalCall,
   type ApprovalMode,
@@ -32,6 +35,7 @@ import {
   type ChannelSettings,
   type MemorySettings,
   type RunScope,
+  type ScheduleAccess,
 } from '../../policy/index.js';
 import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../../state/index.js';
 
@@ -50,6 +54,8 @@ export interface PlaceRules {
   approvalMode(tool: string, call?: ApprovalCall): Promise<ApprovalMode>;
   /** Whether member memory and past-thread search are on here; both off if that cannot be read. */
   memory(): Promise<MemorySettings>;
+  /** Who may own scheduled questions in this server (`/settings schedules`); undefined if that cannot be read. */
+  scheduleAccess(): Promise<ScheduleAccess | undefined>;
 }
 
 export interface Rules {
@@ -113,6 +119,15 @@ export function createRules(deps: RulesDeps): Rules {
           } catch (error) {
             deps.logger.warn({ err: error, guildId }, 'could not read guild settings; memory is off for this turn');
             return MEMORY_UNREADABLE;
+          }
+        },
+        async scheduleAccess() {
+          if (!guildId) return 'off';
+          try {
+            return scheduleAccess(await read(guildId));
+          } catch (error) {
+            deps.logger.warn({ err: error, guildId }, 'could not read who may schedule questions');
+            return undefined;
           }
         },
       };

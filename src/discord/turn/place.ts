@@ -38,7 +38,36 @@ export async function placeFor(origin: QuestionOrigin, text: CheckedText, ctx: P
       return placeAskAbout(origin, text, ctx);
     case 'continue':
       return { target: threadTarget(origin.thread), place: { kind: 'thread', threadId: origin.thread.id } };
+    case 'schedule':
+      return placeScheduled(origin, ctx);
   }
+}
+
+/**
+ * A scheduled run: into the schedule's one thread (a message starts each run), or a new thread on a
+ * message in its channel, named with the run's date, the owner's for good. The runner hears where.
+ */
+async function placeScheduled(origin: Extract<QuestionOrigin, { kind: 'schedule' }>, ctx: PlaceContext): Promise<Placed> {
+  const { channel, request } = origin;
+  let placed: Placed;
+  try {
+    if (origin.thread) {
+      const start = await origin.thread.send({ content: origin.note ? `${origin.headline}\n${origin.note}` : origin.headline, allowedMentions: NO_MENTIONS });
+      placed = { target: threadTarget(origin.thread), place: { kind: 'thread', threadId: origin.thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
+    } else {
+      const start = await channel.send({ content: origin.headline, allowedMentions: NO_MENTIONS });
+      const thread = await start.startThread({ name: origin.threadName, autoArchiveDuration: 1440 });
+      await recordStarter(ctx, thread.id, request.author.id, request.logFields);
+      if (origin.note) await thread.send({ content: origin.note, allowedMentions: NO_MENTIONS });
+      placed = { target: threadTarget(thread), place: { kind: 'thread', threadId: thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
+    }
+  } catch (error) {
+    ctx.logger.warn({ err: error, ...request.logFields }, 'could not open the thread of a scheduled run');
+    const me = channel.guild.members.me;
+    placed = { unable: describeDiscordError(error, `open a thread for this scheduled question in <#${channel.id}>`, missingFor('new thread', me ? channel.permissionsFor(me) : null)) };
+  }
+  await origin.placed('unable' in placed ? { unable: placed.unable } : { threadId: (placed.place as { threadId: string }).threadId });
+  return placed;
 }
 
 /** The interaction's webhook as the place: no thread, no memory. */

@@ -5,7 +5,7 @@
  * the run journal and a turn resumed after an approval (in another process, after a restart) read the
  * same thing. What is live beside it (the usage claim, the channel objects) is held by the pipeline.
  */
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction, ThreadChannel } from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
 import type { AttachmentRef } from '../files/attachments.js';
@@ -40,7 +40,7 @@ export interface TurnSettings {
 }
 
 /** How a turn began (what its origin hears back depends on it). */
-export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'resume';
+export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'schedule' | 'resume';
 
 export interface TurnRecord {
   /** The turn's id: its run's id while it runs, its waiting record's while it waits for a person. */
@@ -85,6 +85,9 @@ export interface TurnRequest extends TurnMessage {
   logFields: Record<string, string | undefined>;
 }
 
+/** Where a scheduled run posted: its thread, or why it could not open one. */
+export type ScheduledPlace = { threadId: string } | { unable: string };
+
 export type TurnOrigin =
   /** `/ask`: in a channel a new thread on its reply, in a thread that thread, in a DM the interaction. */
   | { kind: 'ask'; interaction: ChatInputCommandInteraction; request: TurnRequest }
@@ -98,6 +101,24 @@ export type TurnOrigin =
       request: TurnRequest;
       /** Give the button's one-time claim back (the turn was refused: the button is offered again). */
       unclaim(): void;
+    }
+  /**
+   * A scheduled question's run, as its owner: a new thread per run on a message that starts it in the
+   * schedule's channel (named with the date), or the schedule's one thread for all runs.
+   */
+  | {
+      kind: 'schedule';
+      request: TurnRequest;
+      channel: TextChannel | NewsChannel;
+      /** The schedule's own thread, when it has one for all runs still open. */
+      thread?: ThreadChannel;
+      /** The message that starts the run, and the new thread's name. */
+      headline: string;
+      threadName: string;
+      /** The first line of the run's thread (runs skipped while the bot was down). */
+      note?: string;
+      /** Told where the run posts once its thread is open (a one-thread schedule keeps it), or why it cannot. */
+      placed(where: ScheduledPlace): Promise<void>;
     }
   /**
    * A message in a bot thread: it waits while the thread is busy and is answered with every other

@@ -53,6 +53,9 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
       }
       if (outcome.kind === 'refused' || outcome.kind === 'busy' || outcome.kind === 'unable') await privately(origin.interaction, outcome.message);
       return;
+    case 'schedule':
+      // The schedule's runner reads the outcome: a run that could not happen pauses its schedule.
+      return;
     case 'follow-up':
       // Answered, stopped or failed: the thread shows it. Not taken (a limit, a thread too busy): the
       // person is told why, under their message.

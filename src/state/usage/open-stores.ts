@@ -45,10 +45,15 @@ export async function openStores(options: StoreOptions): Promise<{ counters: Cou
       const conn = await guarded('sqlite', backend.where, 'usage connection', () =>
         SqliteConnection.open(native.file, { busyMs: native.busyMs, synchronousNormal: true }));
       try {
+        const counters = await sqliteCounters(conn, namespace, backend.where);
+        const window = await guarded('sqlite', backend.where, 'usage setup', () => windowOf({ kind: 'sqlite', conn }));
         return {
-          counters: await sqliteCounters(conn, namespace, backend.where),
-          window: await guarded('sqlite', backend.where, 'usage setup', () => windowOf({ kind: 'sqlite', conn })),
-          close: () => conn.close(),
+          counters,
+          window,
+          close: () => {
+            window.stop();
+            return conn.close();
+          },
         };
       } catch (error) {
         await conn.close().catch(() => undefined);

@@ -24,6 +24,12 @@ export interface RunWindow {
   hit(key: string): Promise<WindowCount>;
   /** The current count without adding, or null when no window is open. */
   peek(key: string): Promise<WindowCount | null>;
+  /**
+   * Stop the library's background work. Its SQLite store deletes expired windows every five minutes on
+   * a timer of its own; left running after the connection closes, the timer's failure is an unhandled
+   * rejection that ends a process still running (a test run, the bench).
+   */
+  stop(): void;
 }
 
 /** Where the window lives. */
@@ -81,6 +87,8 @@ export async function openRunWindow(store: WindowStore, namespace: string, durat
       const res = await exclusive(() => limiter.get(key));
       return res && res.consumedPoints > 0 ? counted(res) : null;
     },
+    // The library keeps no public way to stop that timer; its id is on the instance.
+    stop: () => clearTimeout((limiter as { _clearExpiredTimeoutId?: NodeJS.Timeout })._clearExpiredTimeoutId),
   };
 }
 

@@ -17,11 +17,12 @@ export interface BotProcess {
   stop(signal?: NodeJS.Signals, timeoutMs?: number): Promise<number | null>;
 }
 
-export function startBotProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): BotProcess {
+export function startBotProcess(command: string, args: string[], options: { cwd: string; env: Record<string, string>; stdin?: boolean }): BotProcess {
   const child = spawn(command, args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // `stdin`: a pipe the test writes to (a bot whose clock it moves); otherwise nothing.
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let text = '';

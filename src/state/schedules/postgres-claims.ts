@@ -1,0 +1,32 @@
+/**
+ * Occurrence claims in PostgreSQL. A claim is one upsert statement (sql-marks.ts): PostgreSQL locks
+ * the schedule's row for the conflict update and checks the condition against its latest committed
+ * version, so of two processes claiming the same occurrence, the second finds the mark already there
+ * and gets no row.
+ */
+import type pg from 'pg';
+import { guarded } from '../backends/backend.js';
+import type { OccurrenceClaims } from './occurrence-claims.js';
+import { claimOutcome, claimParams, claimStatement, forgetStatement, marksFrom, markSchema, marksStatement } from './sql-marks.js';
+
+const p = (n: number) => `$${n}`;
+
+export async function postgresClaims(pool: pg.Pool, ns: string, where: string): Promise<OccurrenceClaims> {
+  const run = <T>(action: string, call: () => Promise<T>) => guarded('postgres', where, `schedule ${action}`, call);
+  await run('setup', async () => {
+    try {
+      await pool.query(markSchema('BIGINT'));
+    } catch (error) {
+      // Two processes creating the table at once: the loser's error means it exists.
+      if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
+    }
+  });
+  // The parameters' types come from the columns they are inserted into.
+  const claim = claimStatement(p);
+  return {
+    claim: (schedule, atMs, mode) => run('claim', async () => claimOutcome((await pool.query(claim, claimParams(ns, schedule, atMs, mode))).rows)),
+    marks: (schedules) => run('read', async () => (schedules.length ? marksFrom((await pool.query(marksStatement(p, schedules.length), [ns, ...schedules])).rows) : new Map())),
+    forget: (schedule) => run('forget', async () => void (await pool.query(forgetStatement(p), [ns, schedule]))),
+    close: async () => {},
+  };
+}
