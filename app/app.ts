@@ -176,7 +176,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       },
       usage: { limiter, defaultLimits: config.governance.limits },
       knowledge: knowledge?.services,
-      runtime: { logger, now, messageContent: discord.messageContent },
+      runtime: { logger, now, messageContent: discord.messageContent, replyChainMax: config.governance.replyChainMax },
       schedules: {
         store: storage.schedules,
         caps: { perServer: config.schedules.perServer, perMember: config.schedules.perMember, minIntervalMinutes: config.schedules.minIntervalMinutes },
@@ -214,6 +214,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       onAcknowledged: (kind, seconds) => metrics.observeAcknowledgement(kind, seconds),
       client: scale.client,
       sweepWaitingEveryMs: sweepInterval(config.agent.approvalTimeoutMs),
+      directMessages: config.governance.allowDms,
     });
     const running = bot;
     logChannel.connected(running.client);

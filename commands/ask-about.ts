@@ -16,7 +16,7 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { attachmentsOf } from '../src/discord/messages/follow-ups.js';
+import { attachmentsOf } from '../src/discord/messages/message-text.js';
 import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
 import { commandPlaceProblem } from '../src/discord/posting/permissions.js';

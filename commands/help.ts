@@ -12,7 +12,7 @@ export const help: Command = {
   async execute(interaction, { rules, runtime: { messageContent } }) {
     const scope = scopeOf(interaction, interaction.member);
     const here = rules.at(scope);
-    const [allowed, settings] = await Promise.all([here.allowedTools(), here.settings()]);
+    const [allowed, settings, answers] = await Promise.all([here.allowedTools(), here.settings(), here.answers()]);
     const tools = rules.tools.filter((t) => allowed.has(t.name)).map((t) => `\`${t.name}\``);
     const followUp = messageContent
       ? 'Anyone in the thread can keep talking to me: just write.'
@@ -22,6 +22,9 @@ export const help: Command = {
       content: [
         '**threadwise** answers questions by reasoning step by step and using tools, in a thread you can follow.',
         '• `/ask question:` in a channel opens a thread for the question; inside a thread it continues the conversation. Attach a text file or an image with its `file` option.',
+        answers === 'off'
+          ? '• Here I answer only slash commands (moderators chose so with `/settings answers`).'
+          : `• Or just mention me with your question (\`@me what is 17% of 2,340?\`): in a channel I open a thread on your message; in a thread or a forum post I answer there. Reply to a message while you mention me and I read it (and the ones it replied to) too.${answers === 'always' ? ' Here I answer every new message, mention or not.' : ''}`,
         '• On any message: **Apps → Ask about this message** asks me about it in a thread, with its text and files.',
         `• ${followUp} I remember the thread and know who said what.`,
         '• `/schedule add question: when:` asks a question for you on a schedule (\"every weekday at 09:00 Europe/Paris\"), each run in its own thread; `/schedule list` shows them.',

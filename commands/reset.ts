@@ -61,15 +61,18 @@ export const reset: Command = {
 
   async execute(interaction, ctx) {
     const channel = interaction.channel;
-    if (!channel?.isThread() || channel.ownerId !== interaction.client.user.id) {
-      const content = channel?.isThread()
-        ? 'There is nothing to reset: this is not one of my threads.'
-        : '/reset works inside one of my threads: it makes me forget that thread\'s conversation.';
-      await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+    if (!channel?.isThread()) {
+      await interaction.reply({ content: '/reset works inside a thread where I answer: it makes me forget that thread\'s conversation.', flags: MessageFlags.Ephemeral });
       return;
     }
     // Acknowledge before reading or writing storage (the thread's memory and starter).
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    // One of my threads, or a member's thread or forum post where I have a conversation (its asker recorded).
+    const mine = channel.ownerId === interaction.client.user.id || (await ctx.turns.conversations.starter(channel.id).catch(() => undefined)) !== undefined;
+    if (!mine) {
+      await interaction.editReply({ content: 'There is nothing to reset: I have no conversation in this thread.' });
+      return;
+    }
     const refused = await refusal(interaction, channel.id, ctx).catch((error) => `I could not read this thread's memory (${describeError(error)}). Nothing was changed.`);
     if (refused) {
       await interaction.editReply({ content: refused });

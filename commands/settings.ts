@@ -1,6 +1,7 @@
 /**
  * /settings — how much of each run the bot shows in a channel (`full` | `actions` | `answer`), the
- * server's step limit, the model and persona, usage limits, where memory is on (settings-memory.ts), and who
+ * server's step limit, the model and persona, usage limits, where the bot answers without /ask
+ * (settings-answers.ts), where memory is on (settings-memory.ts), and who
  * may schedule questions (`schedules off|moderators|everyone`). Moderators only, checked at registration and again at run time (like /tools);
  * every change is audited and posted to the log channel.
  */
@@ -18,6 +19,7 @@ import { allowModerator, saveChange } from './moderation.js';
 import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
 import { limitsCommand, limitsGroup } from './settings-limits.js';
 import { eraseMemory, eraseSubcommand, memoryLine, memorySubcommand, setMemory } from './settings-memory.js';
+import { answersLine, answersSubcommand, setAnswers } from './settings-answers.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime' | 'turns'>;
@@ -102,6 +104,7 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
     `• Model: \`${current.model}\` (${SOURCE_WORDS[current.modelSource]}).`,
     `• Persona: ${persona}${current.persona ? ` (${SOURCE_WORDS[current.personaSource]})` : ''}.`,
     memoryLine(stored, { ...here, guildId: interaction.guildId }),
+    answersLine(stored, { ...here, guildId: interaction.guildId }),
     `• Scheduled questions: ${SCHEDULE_WORDS[scheduleAccess(stored)]} may have them (\`/settings schedules\`).`,
   ].join('\n');
 }
@@ -126,6 +129,7 @@ export const settings: Command = {
         .addIntegerOption((o) => o.setName('limit').setDescription(`${STEP_LIMIT.min}-${STEP_LIMIT.max}; leave out for the default`).setMinValue(STEP_LIMIT.min).setMaxValue(STEP_LIMIT.max)))
     .addSubcommand(modelSubcommand)
     .addSubcommand(personaSubcommand)
+    .addSubcommand(answersSubcommand)
     .addSubcommand(memorySubcommand)
     .addSubcommand(eraseSubcommand)
     .addSubcommand((s) =>
@@ -149,6 +153,7 @@ export const settings: Command = {
       else if (sub === 'step-limit') content = await setStepLimit(interaction, ctx);
       else if (sub === 'model') content = await setModel(interaction, ctx);
       else if (sub === 'persona') content = await setPersona(interaction, ctx);
+      else if (sub === 'answers') content = await setAnswers(interaction, ctx);
       else if (sub === 'memory') content = await setMemory(interaction, ctx);
       else if (sub === 'memory-erase') content = await eraseMemory(interaction, ctx);
       else if (sub === 'schedules') content = await setSchedules(interaction, ctx);

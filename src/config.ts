@@ -128,6 +128,8 @@ export interface GovernanceConfig {
   allowDms: boolean;
   /** Longest question accepted, checked server-side whatever the client sent. */
   questionMaxChars: number;
+  /** REPLY_CHAIN_MAX_MESSAGES: most earlier messages a question that replies to them takes along. Default 5. */
+  replyChainMax: number;
 }
 
 /** Scheduled questions (issue 32): the operator's caps and timing; who may is per server (`/settings schedules`). */
@@ -343,6 +345,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     prices,
     allowDms: read.bool('ALLOW_DMS', false),
     questionMaxChars: read.int('QUESTION_MAX_CHARS', 4_000, 10, 100_000),
+    replyChainMax: read.int('REPLY_CHAIN_MAX_MESSAGES', 5, 0, 20),
   };
   const schedules: SchedulesConfig = {
     perServer: read.int('SCHEDULES_PER_SERVER', 20, 0, 1_000),

@@ -8,7 +8,7 @@ import { Client, Events, GatewayIntentBits, MessageFlags, Partials, Status, type
 import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
 import { inviteUrl } from './invite.js';
 import type { BotServices } from './services.js';
-import { handleFollowUp } from './messages/follow-ups.js';
+import { messageRouter } from './messages/router.js';
 import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
 import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './runs/thread-closure.js';
 import { NO_MENTIONS } from './posting/mention-words.js';
@@ -24,6 +24,8 @@ export interface BotOptions {
   onAcknowledged?: AcknowledgementObserver;
   /** REST and gateway options from the composition root: a REST proxy, traced requests, spaced logins. */
   client?: Pick<ClientOptions, 'rest' | 'ws'>;
+  /** Whether DMs reach the bot (ALLOW_DMS): the Direct Messages intent. */
+  directMessages?: boolean;
   /** How often turns waiting for an approval are checked for their time being up (none: never). */
   sweepWaitingEveryMs?: number;
 }
@@ -36,13 +38,16 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
-export function createClient(messageContent: boolean, apiBaseUrl?: string, extra: Pick<ClientOptions, 'rest' | 'ws'> = {}): Client {
+export function createClient(messageContent: boolean, apiBaseUrl?: string, extra: Pick<ClientOptions, 'rest' | 'ws'> = {}, directMessages = false): Client {
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
   if (messageContent) intents.push(GatewayIntentBits.MessageContent);
+  // Messages in DMs only where they are answered (ALLOW_DMS).
+  if (directMessages) intents.push(GatewayIntentBits.DirectMessages);
   return new Client({
     intents,
-    // Deletions of messages not in the cache still arrive (as ids), so a deleted question is always taken back.
-    partials: [Partials.Message],
+    // Deletions of messages not in the cache still arrive (as ids), so a deleted question is always taken
+    // back; a DM channel is never cached before its first message.
+    partials: [Partials.Message, Partials.Channel],
     allowedMentions: NO_MENTIONS,
     rest: { ...(apiBaseUrl ? { api: apiBaseUrl.replace(/\/+$/, '') } : {}), ...extra.rest },
     ...(extra.ws ? { ws: extra.ws } : {}),
@@ -53,16 +58,16 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   const { logger, messageContent } = services.runtime;
   // Before connecting: an ambiguous list stops the start with every clash named.
   const registry = interactionRegistry(options.interactions);
-  const client = createClient(messageContent, options.apiBaseUrl, options.client);
+  const client = createClient(messageContent, options.apiBaseUrl, options.client, options.directMessages);
   if (options.onAcknowledged) measureAcknowledgements(client, options.onAcknowledged);
 
   client.on(Events.InteractionCreate, (interaction) => {
     void route(interaction).catch((error) => reportFailure(interaction, error));
   });
+  // Every message is read once: a question (a mention, a follow-up, a forum post, a DM) or nothing.
+  const onMessage = messageRouter(services);
   client.on(Events.MessageCreate, (message) => {
-    void handleFollowUp(message, services.turns, messageContent, logger).catch((error) =>
-      logger.error({ err: error, messageId: message.id, threadId: message.channelId }, 'follow-up failed'),
-    );
+    void onMessage(message).catch((error) => logger.error({ err: error, messageId: message.id, channelId: message.channelId }, 'a message could not be handled'));
   });
   // A person who deletes what they sent takes it back (Discord sends only ids; the message may be uncached).
   const forget = (channelId: string, messageId: string) =>

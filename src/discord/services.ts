@@ -129,4 +129,6 @@ export interface Runtime {
   now: () => Date;
   /** Whether the bot reads every message in its threads (the Message Content intent). */
   messageContent: boolean;
+  /** Most earlier messages a question that replies to them takes along (REPLY_CHAIN_MAX_MESSAGES). */
+  replyChainMax: number;
 }

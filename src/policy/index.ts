@@ -64,3 +64,4 @@ export {
   type ScheduleAccess,
   type ScheduleCaps,
 } from './schedules.js';
+export { ANSWER_MODES, DEFAULT_ANSWER_MODE, answerMode, withAnswerMode, type AnswerMode } from './answer-modes.js';

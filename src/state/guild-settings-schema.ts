@@ -108,6 +108,11 @@ export const GuildSettingsSchema = z.looseObject({
   }).optional(),
   /** Who may schedule questions (`/settings schedules`): off, moderators or everyone; unset means moderators. */
   schedules: z.enum(['off', 'moderators', 'everyone']).optional(),
+  /**
+   * Where the bot answers without `/ask`, by place as for `models` (`/settings answers`): `mention` (the
+   * default: mentions and replies to the bot), `always` (every new message or forum post), `off`.
+   */
+  answers: z.record(z.string(), z.enum(['mention', 'always', 'off'])).optional(),
   updatedAt: z.number().optional(),
 });
 

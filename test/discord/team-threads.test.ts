@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadChannel } from 'discord.js';
-import { TAKEN_REACTION } from '../../src/discord/messages/follow-ups.js';
+import { TAKEN_REACTION } from '../../src/discord/messages/message-text.js';
 import type { TurnOutcome } from '../../src/discord/turn/outcome.js';
 import { threadTarget } from '../../src/discord/posting/target.js';
 import type { ScriptedReply } from '../fakes/openai-server.js';

@@ -2,7 +2,7 @@
  * Where a turn's messages go. Normally a thread; when the bot may not create one, the interaction's
  * own webhook (follow-ups need no channel permission), so the person still gets an answer.
  */
-import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, Client, Message, RepliableInteraction, ThreadChannel } from 'discord.js';
+import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, Client, DMChannel, Message, RepliableInteraction, ThreadChannel, VoiceChannel } from 'discord.js';
 import { InteractionWebhook, PermissionFlagsBits, Routes } from 'discord.js';
 import { DiscordCode, discordCode, missingInThread, threadClosed, threadProblem } from './permissions.js';
 import { NO_MENTIONS } from './mention-words.js';
@@ -82,6 +82,31 @@ export function threadTarget(thread: ThreadChannel): TurnTarget {
     canAttachFiles: () => thread.guild.members.me ? thread.permissionsFor(thread.guild.members.me).has(PermissionFlagsBits.AttachFiles) : true,
     preflight: () => threadProblem(thread),
     missingPermissions: () => missingInThread(thread),
+  };
+}
+
+/**
+ * A channel that is not a thread, answered in place: a voice channel's text chat, or a DM. Its id is the
+ * conversation's key, so the bot remembers what was said there like in its own threads.
+ */
+export function channelTarget(channel: DMChannel | VoiceChannel): TurnTarget {
+  const me = channel.isDMBased() ? undefined : channel.guild.members.me;
+  const has = (permission: bigint) => !me || channel.isDMBased() || channel.permissionsFor(me).has(permission);
+  return {
+    conversationKey: channel.id,
+    client: channel.client,
+    send: (m) => channel.send({ content: m.content, components: m.components ?? [], files: m.files, allowedMentions: NO_MENTIONS }),
+    edit: async (message, m) => {
+      await message.edit({ content: m.content, components: m.components ?? [], ...(m.files ? { files: m.files } : {}), allowedMentions: NO_MENTIONS });
+    },
+    remove: async (message) => {
+      await message.delete();
+    },
+    typing: async () => {
+      await channel.sendTyping();
+    },
+    canAttachFiles: () => has(PermissionFlagsBits.AttachFiles),
+    preflight: () => (has(PermissionFlagsBits.ViewChannel) && has(PermissionFlagsBits.SendMessages) ? undefined : "I cannot post in this channel (I am missing View Channel or Send Messages), so I did not answer."),
   };
 }
 

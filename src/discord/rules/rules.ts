@@ -21,6 +21,7 @@
 import { PermissionFlagsBits, type Client, type Guild, type GuildMember } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import {
+  answerMode,
   approvalMode,
   channelSettings,
   defaultChannelSettings,
@@ -29,6 +30,7 @@ import {
   MEMORY_UNREADABLE,
   scheduleAccess,
   type AllowedTools,
+  type AnswerMode,
   type ApprovalCall,
   type ApprovalMode,
   type ChannelDefaults,
@@ -54,6 +56,12 @@ export interface PlaceRules {
   approvalMode(tool: string, call?: ApprovalCall): Promise<ApprovalMode>;
   /** Whether member memory and past-thread search are on here; both off if that cannot be read. */
   memory(): Promise<MemorySettings>;
+  /**
+   * Whether the bot answers without `/ask` here: mentions (`mention`), every new message or post
+   * (`always`), or not at all (`off`); `off` if that cannot be read (a broken store never starts the bot
+   * talking where a moderator silenced it).
+   */
+  answers(): Promise<AnswerMode>;
   /** Who may own scheduled questions in this server (`/settings schedules`); undefined if that cannot be read. */
   scheduleAccess(): Promise<ScheduleAccess | undefined>;
 }
@@ -119,6 +127,16 @@ export function createRules(deps: RulesDeps): Rules {
           } catch (error) {
             deps.logger.warn({ err: error, guildId }, 'could not read guild settings; memory is off for this turn');
             return MEMORY_UNREADABLE;
+          }
+        },
+        async answers() {
+          // A DM is always a conversation with the bot (when DMs are allowed at all).
+          if (!guildId) return 'always';
+          try {
+            return answerMode(await read(guildId), scope).mode;
+          } catch (error) {
+            deps.logger.warn({ err: error, guildId }, 'could not read where the bot answers; not answering messages there until storage recovers');
+            return 'off';
           }
         },
         async scheduleAccess() {

@@ -35,7 +35,7 @@ export async function loadHistory(deps: Pick<TurnDeps, 'attachments' | 'memory' 
     reserveForReply: Math.min(2000, Math.floor(deps.memory.historyTokenBudget / 4)),
     counter: deps.memory.tokenCounter,
   });
-  const notes = inputs.flatMap((input) => (input.notice ? [input.notice] : []));
+  const notes = [...turn.messages.flatMap((m) => m.notices ?? []), ...inputs.flatMap((input) => (input.notice ? [input.notice] : []))];
   if (trimmed.droppedTurns > 0) {
     notes.push(`-# ℹ️ This thread is long: I am only using its most recent messages (${trimmed.droppedTurns} older exchange${trimmed.droppedTurns === 1 ? '' : 's'} left out).`);
   }

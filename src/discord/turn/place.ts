@@ -40,6 +40,23 @@ export async function placeFor(origin: QuestionOrigin, text: CheckedText, ctx: P
       return { target: threadTarget(origin.thread), place: { kind: 'thread', threadId: origin.thread.id } };
     case 'schedule':
       return placeScheduled(origin, ctx);
+    case 'mention':
+      return placeOnMessage(origin, text, ctx);
+  }
+}
+
+/** A mention in a channel: a thread on the member's message, named from the question, theirs for good. */
+async function placeOnMessage(origin: Extract<QuestionOrigin, { kind: 'mention' }>, question: CheckedText, ctx: PlaceContext): Promise<Placed> {
+  const { message, request } = origin;
+  try {
+    const thread = await message.startThread({ name: threadName(question, cachedMentionNames(message.guild)), autoArchiveDuration: 1440 });
+    await recordStarter(ctx, thread.id, request.author.id, request.logFields);
+    return { target: threadTarget(thread), place: { kind: 'thread', threadId: thread.id } };
+  } catch (error) {
+    ctx.logger.warn({ err: error, ...request.logFields }, 'could not open a thread on a message that mentions the bot');
+    const me = message.guild.members.me;
+    const channel = message.channel;
+    return { unable: describeDiscordError(error, 'open a thread on your message', missingFor('new thread', me && 'permissionsFor' in channel ? channel.permissionsFor(me) : null)) };
   }
 }
 

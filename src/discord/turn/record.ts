@@ -5,7 +5,7 @@
  * the run journal and a turn resumed after an approval (in another process, after a restart) read the
  * same thing. What is live beside it (the usage claim, the channel objects) is held by the pipeline.
  */
-import type { ButtonInteraction, ChatInputCommandInteraction, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
+import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
 import type { AttachmentRef } from '../files/attachments.js';
@@ -29,6 +29,8 @@ export interface TurnMessage {
   context?: string;
   /** The Discord message it came in, when it came in one: deleting that message takes it back. */
   messageId?: string;
+  /** Lines for the thread about what came with it (an earlier message left out of a reply chain). */
+  notices?: readonly string[];
 }
 
 /** The settings of the place, read once when the turn runs. */
@@ -40,7 +42,7 @@ export interface TurnSettings {
 }
 
 /** How a turn began (what its origin hears back depends on it). */
-export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'schedule' | 'resume';
+export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'mention' | 'schedule' | 'resume';
 
 export interface TurnRecord {
   /** The turn's id: its run's id while it runs, its waiting record's while it waits for a person. */
@@ -101,6 +103,17 @@ export type TurnOrigin =
       request: TurnRequest;
       /** Give the button's one-time claim back (the turn was refused: the button is offered again). */
       unclaim(): void;
+    }
+  /**
+   * A message that mentions the bot (or, where it answers always, any new message) in a text or
+   * announcement channel: the bot opens a thread on that message and answers there.
+   */
+  | {
+      kind: 'mention';
+      message: Message<true>;
+      request: TurnRequest;
+      /** Say something under the message (why it was not taken); quiet where the bot answers always. */
+      tell(text: string): Promise<void>;
     }
   /**
    * A scheduled question's run, as its owner: a new thread per run on a message that starts it in the

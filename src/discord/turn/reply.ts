@@ -53,6 +53,10 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
       }
       if (outcome.kind === 'refused' || outcome.kind === 'busy' || outcome.kind === 'unable') await privately(origin.interaction, outcome.message);
       return;
+    case 'mention':
+      // The thread on the message shows the rest; what was not taken is said under the message.
+      if (outcome.kind === 'refused' || outcome.kind === 'busy' || outcome.kind === 'unable') await origin.tell(outcome.message);
+      return;
     case 'schedule':
       // The schedule's runner reads the outcome: a run that could not happen pauses its schedule.
       return;

@@ -1,0 +1,58 @@
+/**
+ * `/settings answers mode:<mention|always|off> [channel:]`: where the bot answers people who do not use
+ * `/ask`, per server (no channel), category or channel (channel > category > server > the default,
+ * `mention`). `always` needs the Message Content intent: without it the bot cannot read ordinary
+ * messages, and the command says so instead of saving a setting that would do nothing. Audited.
+ */
+import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
+import type { RuleServices, Runtime } from '../src/discord/services.js';
+import { ANSWER_MODES, answerMode, withAnswerMode, type AnswerMode, type SettingSource } from '../src/policy/index.js';
+import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
+import { saveChange } from './moderation.js';
+
+type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
+type AnswerServices = { rules: Pick<RuleServices, 'store'>; runtime: Pick<Runtime, 'logger' | 'now' | 'messageContent'> };
+
+const MODE_WORDS: Record<AnswerMode, string> = {
+  mention: 'messages that mention me, and replies to me',
+  always: 'every new message (every new post in a forum)',
+  off: 'nothing but slash commands',
+};
+
+export function answersSubcommand(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
+  return s.setName('answers').setDescription('Where I answer without /ask: mentions (default), every message, or off')
+    .addStringOption((o) => o.setName('mode').setDescription('mention, always, off, or default (remove the setting)').setRequired(true).addChoices(
+      { name: 'mention: mentions and replies to me (default)', value: 'mention' },
+      { name: 'always: every new message or forum post', value: 'always' },
+      { name: 'off: only slash commands', value: 'off' },
+      { name: 'default (remove the setting)', value: 'default' },
+    ))
+    .addChannelOption((o) => o.setName('channel').setDescription('Only this channel or category (default: the whole server)').addChannelTypes(...RULE_CHANNEL_TYPES));
+}
+
+export async function setAnswers(interaction: GuildCommand, ctx: AnswerServices): Promise<string> {
+  const mode = interaction.options.getString('mode', true);
+  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use mention, always, off or default. Nothing was changed.`);
+  if (mode === 'always' && !ctx.runtime.messageContent) {
+    throw new OptionProblem('I cannot answer every message: I run without the Message Content intent, so I only see messages that mention me. The bot\'s operator can turn it on (the Discord developer portal, then DISCORD_MESSAGE_CONTENT=true). Nothing was changed.');
+  }
+  const place = await placeOption(interaction);
+  const target = place?.channelId ? { key: place.channelId, label: `<#${place.channelId}>` }
+    : place?.categoryId ? { key: place.categoryId, label: `category <#${place.categoryId}>` }
+    : { key: interaction.guildId, label: 'the whole server' };
+  const detail = mode === 'default' ? `reset where I answer in ${target.label} to the default (mentions)` : `set where I answer in ${target.label} to \`${mode}\` (${MODE_WORDS[mode as AnswerMode]})`;
+  const saved = await saveChange(ctx, interaction, {
+    action: 'settings.answers',
+    detail,
+    apply: (s) => withAnswerMode(s, target.key, mode === 'default' ? undefined : (mode as AnswerMode)),
+  });
+  return saved ? `✅ Done: ${detail}. It applies from the next message.${saved.logNote}` : '';
+}
+
+const SOURCE_WORDS: Record<SettingSource, string> = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: 'the default' };
+
+/** The `/settings show` line for where the bot answers. */
+export function answersLine(settings: Parameters<typeof answerMode>[0], place: Parameters<typeof answerMode>[1]): string {
+  const { mode, source } = answerMode(settings, place);
+  return `• Answers without /ask: ${MODE_WORDS[mode]} (\`${mode}\`, ${SOURCE_WORDS[source]}).`;
+}
