@@ -3,7 +3,8 @@
  * - acknowledgement latency (interaction dispatched → deferred callback) with 50 runs in flight,
  *   against the same measure on an idle bot in the same process run;
  * - the same with usage limits checked on every request;
- * - REST calls per 3-step run, against posting one message per step event (the naive view), and
+ * - REST calls per 3-step run, against posting one message per step event (the naive view), the same
+ *   run asked by a mention against `/ask`, and
  *   for a streamed 1,500-character answer against the same answer sent whole;
  * - the time from the answer's first token at the model to its first text in Discord.
  */
@@ -64,7 +65,10 @@ function threeStepLongAnswer(streamed: boolean): ScriptedReply[] {
   ];
 }
 
-async function restCallsPerRun(replies: ScriptedReply[] = threeStepRun(0)): Promise<{ ours: number; naive: number; routes: Record<string, number>; firstVisibleMs: number }> {
+/** Ask the measured question by `/ask`, or by a mention in the channel (the bot opens a thread on the message). */
+type AskBy = 'ask' | 'mention';
+
+async function restCallsPerRun(replies: ScriptedReply[] = threeStepRun(0), by: AskBy = 'ask'): Promise<{ ours: number; naive: number; routes: Record<string, number>; firstVisibleMs: number }> {
   const fake = await FakeDiscord.start({ log: () => undefined });
   const model = await FakeOpenAIServer.start();
   const h = await startHarness({ stepLogIntervalMs: 1200 }, { fake, model });
@@ -76,8 +80,14 @@ async function restCallsPerRun(replies: ScriptedReply[] = threeStepRun(0)): Prom
     await new Promise((r) => setTimeout(r, 300)); // the warm-up's last calls land before counting starts
     model.script(...replies);
     fake.resetRestCalls();
-    const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 2 + 2, and what time is it?' } });
-    await fake.waitFor(() => fake.message(interaction.originalMessageId ?? '')?.content.includes('Full answer') ?? false, 15_000);
+    if (by === 'ask') {
+      const interaction = fake.sendSlashCommand({ name: 'ask', options: { question: 'What is 2 + 2, and what time is it?' } });
+      await fake.waitFor(() => fake.message(interaction.originalMessageId ?? '')?.content.includes('Full answer') ?? false, 15_000);
+    } else {
+      const since = fake.mark();
+      fake.sendMessage({ content: 'What is 2 + 2, and what time is it?', mentionBot: true });
+      await fake.waitForMessage((m) => m.content.startsWith('### Answer') && !m.content.includes('still writing'), 15_000, { since });
+    }
     await new Promise((r) => setTimeout(r, 300)); // let the last call's record land
     const counts = fake.restCallCounts();
     const ours = Object.values(counts).reduce((a, b) => a + b, 0);
@@ -100,6 +110,7 @@ export async function benchDiscord(): Promise<BenchSection> {
   const loaded = await ackLatencies(50, 100);
   const limited = await ackLatencies(50, 100, 'on');
   const rest = await restCallsPerRun();
+  const byMention = await restCallsPerRun(threeStepRun(0), 'mention');
   // Step-log coalescing depends on timing, so a single run can differ by a call: medians of five.
   const rounds = 5;
   const wholeRuns: Awaited<ReturnType<typeof restCallsPerRun>>[] = [];
@@ -122,12 +133,15 @@ export async function benchDiscord(): Promise<BenchSection> {
       { measure: 'ack latency p99, 50 runs in flight, limits checked', value: `${fmt(percentile(limited, 99))} ms`, ratio: fmt(percentile(limited, 99) / percentile(loaded, 99), 2) + ' of no limits' },
       { measure: 'REST calls per 3-step run, one message per step event (baseline)', value: rest.naive, ratio: '1.00' },
       { measure: 'REST calls per 3-step run, threadwise', value: rest.ours, ratio: fmt(rest.ours / rest.naive, 2) },
+      { measure: 'REST calls per 3-step run asked by /ask (baseline)', value: rest.ours, ratio: '1.00' },
+      { measure: 'REST calls per 3-step run asked by a mention in the channel (goal: no more than /ask)', value: byMention.ours, ratio: fmt(byMention.ours / rest.ours, 2) },
       { measure: `REST calls per 3-step run, 1,500-character answer sent whole (baseline; median of ${rounds})`, value: whole.ours, ratio: '1.00' },
       { measure: `REST calls per 3-step run, 1,500-character answer streamed (goal: at most 2 more; median of ${rounds})`, value: streamed.ours, ratio: `${fmt(streamed.ours / whole.ours, 2)} (${streamed.ours - whole.ours >= 0 ? '+' : ''}${streamed.ours - whole.ours})` },
       { measure: `first answer token at the model → first answer text in Discord (goal < 1.2 s; median of ${rounds}, max ${fmt(firstVisibleMax)} ms)`, value: `${fmt(streamed.firstVisibleMs)} ms`, ratio: '' },
     ],
     notes: [
       `REST calls by route for one 3-step run: ${Object.entries(rest.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
+      `The same run asked by a mention: ${Object.entries(byMention.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
       `Streamed (1,500 characters at 8 per 4 ms, about 0.75 s): ${Object.entries(streamed.routes).map(([r, n]) => `${r} ×${n}`).join(', ')}`,
       'First answer text: the native protocol\'s answer text is provisional until the reply ends (it may still turn out to be the thought before a tool call), and is held back 0.5 s before it is shown; that hold is most of the figure.',
       'Limits checked: every request is admitted through the usage limiter (memory storage here), with limits high enough never to refuse; no limits: all four are 0.',
