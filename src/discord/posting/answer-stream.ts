@@ -8,6 +8,7 @@
  * is held back for a moment: most such text settles first and never needs a message of its own.
  */
 import { MessageMirror, type FileOut, type LogSink, type Shown } from './message-mirror.js';
+import { answerLinks } from './format-steps.js';
 import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js';
 import { MAX_FILES_PER_MESSAGE } from './tool-files.js';
 
@@ -58,7 +59,7 @@ export class AnswerStream<H> {
 
   /** The answer text so far, as shown while it is written (for an answer the run did not finish). */
   get partial(): string {
-    return closeOpenFence(`### Answer\n${this.text}`);
+    return closeOpenFence(`### Answer\n${answerLinks(this.text)}`);
   }
 
   /** More answer text. */
@@ -102,7 +103,7 @@ export class AnswerStream<H> {
   private render(closed: boolean): Shown[] {
     if (this.final !== undefined) return this.final;
     if (closed || !this.text) return [];
-    const chunks = splitMessage(`### Answer\n${this.text}`, MESSAGE_LIMIT - WRITING_MARK.length - 4);
+    const chunks = splitMessage(`### Answer\n${answerLinks(this.text)}`, MESSAGE_LIMIT - WRITING_MARK.length - 4);
     return chunks.map((chunk, i) => ({
       // The mark goes under the newest part, outside any code block the text has open.
       content: i === chunks.length - 1 ? `${closeOpenFence(chunk)}${WRITING_MARK}` : chunk,

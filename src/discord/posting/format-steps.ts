@@ -75,10 +75,35 @@ function stepText(event: AgentEvent, level: DisplayLevel): string | undefined {
   }
 }
 
+/**
+ * The model's answer with its links shown for what they are: the model writes from what tools told it,
+ * and a web page can ask it for a masked link whose label lies about where it goes. So
+ * `[label](https://…)` reads `label (host)`, the host a link the bot made from the parsed URL; any other
+ * `[label](target)` keeps its words and cannot become a link. Code blocks are left as they are.
+ */
+export function answerLinks(text: string): string {
+  const masked = /\[([^\]\n]{1,300})\]\(<?(https?:\/\/[^\s)>]{1,2000})>?\)/g;
+  return text
+    .split(/(```[\s\S]*?(?:```|$))/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part;
+      // The model's words made inert piece by piece, and the bot's own host links put between them.
+      let out = '';
+      let at = 0;
+      for (const m of part.matchAll(masked)) {
+        const link = hostLink(m[2]);
+        out += inertLinks(part.slice(at, m.index)) + (link ? `${inertLinks(m[1]!)} (${link})` : inertLinks(m[0]));
+        at = m.index! + m[0].length;
+      }
+      return out + inertLinks(part.slice(at));
+    })
+    .join('');
+}
+
 /** The answer message: set apart, with sources and a one-line footer. */
 export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' | 'usage' | 'durationMs' | 'reason' | 'cutOff'> & { model?: string }, sources: readonly Source[]): string {
   // A fence left open at the end of the answer would swallow the sources and the footer.
-  const parts = [`### Answer\n${closeOpenFence(answer.trim())}`];
+  const parts = [`### Answer\n${closeOpenFence(answerLinks(answer.trim()))}`];
   if (sources.length) {
     // Numbered as the run numbered them (citations.ts), so `[2]` in the answer is the second one here.
     parts.push(`**Sources:** ${sources.map((s, i) => `[${i + 1}] ${sourceLink(s)}`).join(' · ')}`);
