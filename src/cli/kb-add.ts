@@ -62,7 +62,8 @@ function meaning({ embedding }: AddResult): string {
 function progressLine(label: string): { update: (p: AddProgress) => void; end: () => void } {
   const text = progressText();
   const tty = process.stderr.isTTY === true;
-  let last = Date.now();
+  // The first report shows at once (the file is being read), the next at most once a second.
+  let last = -Infinity;
   let shown = false;
   return {
     update(p) {
