@@ -6,6 +6,7 @@
  * loops so machine noise hits them alike. Each episode: tool call, tool call, answer (3 steps).
  */
 import http from 'node:http';
+import { promiseHooks } from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { z } from 'zod';
@@ -183,6 +184,21 @@ function ourLoop(baseURL: string, label?: string): Episode {
   };
 }
 
+const STREAMING = 'minimal streaming SDK loop';
+const ENGINE = 'threadwise engine (streams)';
+
+/** Promises created per step over 100 episodes, one at a time: each is an allocation and, awaited, a microtask. */
+async function countPromises(episode: Episode): Promise<number> {
+  let made = 0;
+  const stop = promiseHooks.createHook({ init: () => made++ });
+  try {
+    for (let i = 0; i < 100; i++) await episode();
+  } finally {
+    stop();
+  }
+  return made / (100 * STEPS);
+}
+
 /** Wall and CPU milliseconds for `count` episodes. CPU time counts our process only, so it is steadier on a busy machine. */
 export async function runBatch(episode: Episode, count: number, concurrency: number): Promise<{ wall: number; cpu: number }> {
   let started = 0;
@@ -207,11 +223,13 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   const loops: Array<[string, Episode]> = [
     ['minimal SDK loop (baseline)', minimalSdkLoop(baseURL)],
-    ['minimal streaming SDK loop', minimalStreamingSdkLoop(baseURL)],
-    ['threadwise engine (streams)', ourLoop(baseURL)],
+    [STREAMING, minimalStreamingSdkLoop(baseURL)],
+    [ENGINE, ourLoop(baseURL)],
     ['minimal loop over plain fetch', minimalFetchLoop(baseURL)],
   ];
   const rows: BenchSection['rows'] = [];
+  const pairedRatios: string[] = [];
+  const promisesPerStep = new Map<string, number>();
   try {
     for (const concurrency of [1, 16]) {
       for (const [, episode] of loops) await runBatch(episode, warmup, concurrency);
@@ -225,6 +243,9 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
         }
       }
       const baseName = loops[0]![0];
+      // Round by round against the streaming loop: the two ran back to back, so a round's load hits both.
+      const paired = cpu.get(ENGINE)!.map((v, i) => v / cpu.get(STREAMING)![i]!);
+      pairedRatios.push(`${fmt(median(paired), 2)} at concurrency ${concurrency} (${fmt(Math.min(...paired), 2)}-${fmt(Math.max(...paired), 2)})`);
       for (const [name] of loops) {
         const w = wall.get(name)!;
         const c = cpu.get(name)!;
@@ -239,6 +260,8 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
         });
       }
     }
+    // Promises made per step: a count, not a time, so it is the same on a quiet machine and a busy one.
+    for (const [name, episode] of loops) promisesPerStep.set(name, await countPromises(episode));
     // What each loop sends for one episode: our system prompt and step notes against the minimal loop's.
     await minimalSdkLoop(baseURL, 'minimal')();
     await ourLoop(baseURL, 'engine')();
@@ -253,6 +276,8 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
       `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
       'The engine streams (as the bot does), so its fair comparison is the minimal streaming SDK loop: the least a bot that shows text as it arrives must do.',
+      `Engine against the streaming loop, the median of the rounds' own ratios (each round runs the two back to back): ${pairedRatios.join('; ')}.`,
+      `Promises made per step (counted, so the same on a busy machine): ${loops.map(([name]) => `${name} ${fmt(promisesPerStep.get(name)!)}`).join(', ')}.`,
       `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],
   };

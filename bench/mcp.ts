@@ -5,13 +5,13 @@
  * tool runner on top (time limit, output cleaning and cap), as a run uses it.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ToolIndex } from '../src/agent/tool-index.js';
 import { ToolRunner } from '../src/agent/tool-runner.js';
 import { McpServers } from '../src/mcp/index.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 
-const EVERYTHING = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+// From the project's root, so it is found from the sources and from the bench's build alike.
+const EVERYTHING = path.resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const CASES: Array<{ tool: string; args: Record<string, unknown> }> = [
   { tool: 'echo', args: { message: 'hello from the bench' } },
   { tool: 'get-sum', args: { a: 2, b: 40 } },

@@ -8,6 +8,11 @@ const IDLE_MS = 300;
 
 describe('time limits on a streamed reply', () => {
   let server: FakeOpenAIServer;
+  /** The client closed the connection before the reply was all sent. */
+  const waitForAbort = async () => {
+    for (let waited = 0; server.aborted === 0 && waited < 3_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(server.aborted).toBe(1);
+  };
   beforeEach(async () => {
     server = await FakeOpenAIServer.start();
   });
@@ -48,6 +53,8 @@ describe('time limits on a streamed reply', () => {
     expect(error.message).toMatch(/in the middle of it/);
     expect(deltas).toEqual([{ kind: 'content', text: 'The answer ' }]);
     expect(server.requests).toHaveLength(1);
+    // The connection is closed, so the server stops writing a reply nobody reads.
+    await waitForAbort();
   });
 
   it('counts keep-alive comments as signs of life: a server that pings while it thinks is not cut off', async () => {
@@ -90,6 +97,8 @@ describe('time limits on a streamed reply', () => {
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/ran out of time while the model server was still writing/);
     expect(server.requests).toHaveLength(1);
+    // The connection is closed, so the server stops writing a reply nobody reads.
+    await waitForAbort();
   });
 
   it('stops reading when the caller aborts mid-reply', async () => {
@@ -99,5 +108,6 @@ describe('time limits on a streamed reply', () => {
     const error = await failure(clientFor(server).complete(request));
     expect(error.kind).toBe('aborted');
     expect(server.requests).toHaveLength(1);
+    await waitForAbort();
   });
 });
