@@ -62,8 +62,11 @@ async function readReply(response: Response, input: AttemptInput): Promise<Model
         if (builder.stopped) break; // the rest is text we would cut anyway: stop the server writing it
       }
     } else {
-      // Some servers answer a streamed request with one plain completion: take it as it is.
-      builder.pushCompletion(parseCompletion(await response.text(), input.errorContext));
+      // Some servers answer a streamed request with one plain completion: take it as it is, read
+      // through the same chunks, so the watchdog sees it arrive and can end it.
+      const parts: Uint8Array[] = [];
+      for await (const part of body.chunks(() => watchdog.touch())) parts.push(part);
+      if (!watchdog.fired) builder.pushCompletion(parseCompletion(Buffer.concat(parts).toString('utf8'), input.errorContext));
     }
   } catch (error) {
     body?.cancel();
