@@ -201,6 +201,11 @@ describe('member memory', () => {
     const prompt = await replyTo(fake, asked);
     expect(prompt.content).toBe('Forget all 2 of your notes in this server? This cannot be undone.');
     const confirm = buttonsOf(prompt)[0]!.custom_id;
+    const byBob = fake.clickButton({ messageId: prompt.id, customId: confirm, channelId: prompt.channelId, userId: bob });
+    await fake.waitForCallback(byBob.id);
+    expect(byBob.ephemeral).toBe(true);
+    expect((await replyTo(fake, byBob)).content).toMatch(/only they can press it/);
+    expect(await memory.list(guildId, alice)).toHaveLength(2);
     fake.clickButton({ messageId: prompt.id, customId: confirm });
     await fake.waitFor(() => fake.message(prompt.id)!.content.startsWith('🗑️ Done'), 5_000);
     expect(fake.message(prompt.id)!.content).toBe('🗑️ Done: I forgot your 2 notes in this server.');
