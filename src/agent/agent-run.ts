@@ -11,7 +11,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   private readonly buffer: AgentEvent[] = [];
   /** Where the buffer is read from: an index rather than `shift()`, which copies on a long buffer. */
   private head = 0;
-  /** The reader waiting for the next event, when the buffer was empty. */
+  /** The reader waiting for the next event, when the buffer was empty (one at a time, as `for await` asks). */
   private waiting: ((next: IteratorResult<AgentEvent>) => void) | undefined;
   private ended = false;
   private read = false;
