@@ -68,28 +68,48 @@ function none(why: string): Sandbox {
 }
 
 function bubblewrap(hidden: readonly string[]): Sandbox {
-  const home = os.homedir();
+  // Emptied for the server: the home (dotfiles hold tokens: ~/.npmrc, ~/.ssh) and /tmp (its own, private).
+  const emptied = [os.homedir(), '/tmp'];
+  const emptiedOver = (p: string) => emptied.find((place) => inside(p, place));
   return {
     kind: 'bwrap',
     describe: 'Stdio MCP servers run in a bubblewrap sandbox: their own processes (the bot\'s cannot be read), a read-only file system without the bot\'s .env, secret files, servers file and storage, and an empty home and /tmp.',
     wrap(config) {
-      // The home is emptied (dotfiles hold tokens: ~/.npmrc, ~/.ssh): give back read-only what the
-      // server needs from it, Node's own install (nvm puts it there) and the server's folder.
-      const back = [...new Set([path.dirname(path.dirname(process.execPath)), config.cwd, ...config.args.filter((a) => path.isAbsolute(a)).map((a) => path.dirname(a))]
-        .filter((p): p is string => p !== undefined && inside(p, home) && !hidden.some((h) => inside(p, h))))];
+      // Given back read-only from the emptied places: Node's own install (nvm puts it in the home), and
+      // the packages of the server's folder and of each path it is started with, so that a server in the
+      // bot's node_modules, with the bot in its user's home, still finds what it imports.
+      const named = [path.dirname(path.dirname(process.execPath)), config.cwd, ...config.args.filter((a) => path.isAbsolute(a)).map((a) => path.dirname(a))];
+      const back = [...new Set(named.flatMap((p) => {
+        const place = p === undefined ? undefined : emptiedOver(p);
+        // Never a whole emptied place (a server started in the home gets an empty one).
+        return p !== undefined && place !== undefined && p !== place && !hidden.some((h) => inside(p, h)) ? [packageFolder(p, place)] : [];
+      }))];
       const giveBack = back.flatMap((p) => ['--ro-bind-try', p, p]);
-      // Hidden last, so nothing given back shows them again; under the emptied home only where given back.
+      // Hidden last, so nothing given back shows them again; in an emptied place only where given back.
       const hide: string[] = [];
       for (const item of hidden) {
-        if (inside(item, home) && !back.some((p) => inside(item, p))) continue;
+        if (emptiedOver(item) !== undefined && !back.some((p) => inside(item, p))) continue;
         const stat = statOf(item);
         if (stat?.isDirectory()) hide.push('--tmpfs', item);
         else if (stat) hide.push('--ro-bind', '/dev/null', item);
       }
-      const args = [...BWRAP_BASE, '--tmpfs', home, ...giveBack, ...hide, ...(config.cwd ? ['--chdir', config.cwd] : []), '--', config.command, ...config.args];
+      const args = [...BWRAP_BASE, '--tmpfs', emptied[0]!, ...giveBack, ...hide, ...(config.cwd ? ['--chdir', config.cwd] : []), '--', config.command, ...config.args];
       return { ...config, command: 'bwrap', args };
     },
   };
+}
+
+/**
+ * The folder to give back for `dir`: the outermost one above it, below the emptied `place`, that holds a
+ * package.json or a node_modules (Node looks for a script's imports in every node_modules above it);
+ * `dir` itself where there is none.
+ */
+function packageFolder(dir: string, place: string): string {
+  let found = dir;
+  for (let at = dir; at !== place && inside(at, place); at = path.dirname(at)) {
+    if (statOf(path.join(at, 'package.json')) || statOf(path.join(at, 'node_modules'))) found = at;
+  }
+  return found;
 }
 
 function otherUser(user: string, uid: number, gid: number, hidden: readonly string[]): Sandbox {
