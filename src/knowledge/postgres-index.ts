@@ -8,6 +8,7 @@
  * check and the write are atomic across every process sharing the database.
  */
 import pg from 'pg';
+import { createAll } from '../storage/postgres-schema.js';
 import { websearchText } from './query-terms.js';
 import { VectorCache } from './embedding/vector-cache.js';
 import { bumpPgVectors, insertPgVectors, pgVectorKind, pgVectorSchema, postgresVectors, type PgVectorKind } from './postgres-vectors.js';
@@ -63,23 +64,10 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
   let vectorKind: PgVectorKind = 'pg-array';
   try {
     await guard('creating its tables', async () => {
-      for (const statement of schema(p)) {
-        try {
-          await query(statement);
-        } catch (error) {
-          // Two processes starting at once both create a table or index; the loser's error is harmless.
-          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-        }
-      }
+      await createAll(query, schema(p));
       await addChannelColumn(query, p);
       vectorKind = await pgVectorKind(query, p, options.vectorColumn ?? 'auto');
-      for (const statement of pgVectorSchema(p, vectorKind)) {
-        try {
-          await query(statement);
-        } catch (error) {
-          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-        }
-      }
+      await createAll(query, pgVectorSchema(p, vectorKind));
     });
   } catch (error) {
     await pool.end().catch(() => {});

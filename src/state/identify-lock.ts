@@ -8,6 +8,7 @@
  */
 import { createClient } from '@keyv/redis';
 import pg from 'pg';
+import { lostCreateRace } from '../storage/postgres-schema.js';
 
 /** A claim on one bucket's turn: true when this caller got it (and holds it for `ms`). */
 export interface IdentifyLock {
@@ -63,8 +64,8 @@ export async function openIdentifyLock(url: string, name: string): Promise<Ident
     await pool.query(`CREATE TABLE IF NOT EXISTS threadwise_identify_turns (
       name TEXT NOT NULL, bucket INTEGER NOT NULL, until TIMESTAMPTZ NOT NULL, PRIMARY KEY (name, bucket))`);
   } catch (error) {
-    // Two shards creating the table at the same moment: one wins, the other sees a duplicate (23505, 42P07).
-    if (!['23505', '42P07'].includes((error as { code?: string }).code ?? '')) {
+    // Two shards creating the table at the same moment: one wins, the other's error is harmless.
+    if (!lostCreateRace(error)) {
       await pool.end();
       throw error;
     }

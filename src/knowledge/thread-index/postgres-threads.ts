@@ -10,6 +10,7 @@ import { PG_TS_CONFIG } from '../postgres-index.js';
 import { websearchText } from '../query-terms.js';
 import { guildKey } from './thread-search.js';
 import type { RawThreadHit, ThreadExchange, ThreadStore } from './types.js';
+import { createAll } from '../../storage/postgres-schema.js';
 
 export interface PostgresThreadsOptions {
   prefix: string;
@@ -42,14 +43,7 @@ export async function openPostgresThreads(url: string, where: string, options: P
   const query = async <T>(sql: string, params: unknown[] = [], on: pg.Pool | pg.PoolClient = pool) => (await on.query(sql, params)).rows as T[];
   try {
     await guard('creating its tables', async () => {
-      for (const statement of schema(p)) {
-        try {
-          await query(statement);
-        } catch (error) {
-          // Two processes starting at once both create a table or index; the loser's error is harmless.
-          if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-        }
-      }
+      await createAll(query, schema(p));
     });
   } catch (error) {
     await pool.end().catch(() => {});

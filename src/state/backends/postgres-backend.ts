@@ -4,6 +4,7 @@ import { redactUrl } from '../../storage/storage-url.js';
 import { OwnPoolKeyvPostgres } from './postgres-adapter.js';
 import { sqlBackend, type Query } from './sql-backend.js';
 import { sqlStatements } from './sql-statements.js';
+import { createAll } from '../../storage/postgres-schema.js';
 
 /** Connect to PostgreSQL, with bounded connection and query times. */
 export async function openPostgresBackend(url: string, options: OpenOptions): Promise<Backend> {
@@ -18,16 +19,7 @@ export async function openPostgresBackend(url: string, options: OpenOptions): Pr
   const query = ((sql: string, params?: unknown[]) => adapter.query(sql, params)) as Query;
   const table = `${adapter.opts.schema ?? 'public'}.${adapter.opts.table ?? 'keyv'}`;
   const statements = sqlStatements('postgres', table);
-  await guarded('postgres', where, 'connecting', async () => {
-    for (const statement of statements.setup) {
-      try {
-        await query(statement);
-      } catch (error) {
-        // Two processes starting at once both create the table or index; the loser's error is harmless.
-        if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-      }
-    }
-  });
+  await guarded('postgres', where, 'connecting', () => createAll(query, statements.setup));
   const pool = adapter.pool;
   if (!pool) throw storageFailure('postgres', where, 'connecting', new Error('the adapter has no connection pool'));
   return sqlBackend('postgres', where, adapter, query, statements, { kind: 'postgres', pool });

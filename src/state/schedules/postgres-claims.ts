@@ -8,19 +8,13 @@ import type pg from 'pg';
 import { guarded } from '../backends/backend.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
 import { claimOutcome, claimParams, claimStatement, forgetStatement, marksFrom, markSchema, marksStatement } from './sql-marks.js';
+import { createAll } from '../../storage/postgres-schema.js';
 
 const p = (n: number) => `$${n}`;
 
 export async function postgresClaims(pool: pg.Pool, ns: string, where: string): Promise<OccurrenceClaims> {
   const run = <T>(action: string, call: () => Promise<T>) => guarded('postgres', where, `schedule ${action}`, call);
-  await run('setup', async () => {
-    try {
-      await pool.query(markSchema('BIGINT'));
-    } catch (error) {
-      // Two processes creating the table at once: the loser's error means it exists.
-      if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-    }
-  });
+  await run('setup', () => createAll((statement) => pool.query(statement), [markSchema('BIGINT')]));
   // The parameters' types come from the columns they are inserted into.
   const claim = claimStatement(p);
   return {

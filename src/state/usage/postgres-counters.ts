@@ -9,6 +9,7 @@
  */
 import type pg from 'pg';
 import { guarded } from '../backends/backend.js';
+import { createAll } from '../../storage/postgres-schema.js';
 import { claimVerdict, type CounterStore } from './counter-store.js';
 import {
   addStatement, CLAIM_TABLE, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, postgresParam as p,
@@ -20,16 +21,7 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /** Create the tables (if needed) and build the store over the backend's pool. */
 export async function postgresCounters(pool: pg.Pool, ns: string, where: string): Promise<CounterStore> {
   const run = <T>(action: string, call: () => Promise<T>) => guarded('postgres', where, `usage ${action}`, call);
-  await run('setup', async () => {
-    for (const statement of usageSchema('BIGINT')) {
-      try {
-        await pool.query(statement);
-      } catch (error) {
-        // Two processes creating the same table at once: the loser's error means it exists.
-        if (!['23505', '42P07'].includes(String((error as { code?: unknown }).code))) throw error;
-      }
-    }
-  });
+  await run('setup', () => createAll((statement) => pool.query(statement), usageSchema('BIGINT')));
   const rows = async (sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as Array<Record<string, unknown>>;
 
   const committedSql = committedStatement(p, (param, type) => `${param}::${type}`);

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterSQLite, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { SqliteConnection } from '../../storage/sqlite-connection.js';
 import { WINDOW_TABLE } from './sql-counters.js';
+import { lostCreateRace } from '../../storage/postgres-schema.js';
 
 /** Runs in a member's current window and when the window closes. */
 export interface WindowCount {
@@ -110,7 +111,6 @@ async function whenReady<T>(make: (ready: (error?: unknown) => void) => T): Prom
       limiter = make((error?: unknown) => resolve(error));
     });
     if (!error) return limiter;
-    const code = String((error as { code?: unknown }).code);
-    if (attempt >= 3 || !['42P07', '23505', 'SQLITE_BUSY'].includes(code)) throw error;
+    if (attempt >= 3 || !(lostCreateRace(error) || String((error as { code?: unknown }).code) === 'SQLITE_BUSY')) throw error;
   }
 }
