@@ -9,7 +9,7 @@ export type {
 } from './types.js';
 export { createDocumentParser, type DocumentParser, type DocumentParserOptions } from './parse/document-parser.js';
 export { createEmbedder, EmbeddingBudgetError, EmbeddingServerError, type Embedder, type EmbeddingBudget, type EmbeddingsClient } from './embedding/embedder.js';
-export { openAIEmbedder, type EmbeddingServer } from './embedding/openai-embedder.js';
+export { openAIEmbedder } from './embedding/openai-embedder.js';
 export { startEmbeddingSync, type EmbeddingSync } from './embedding/embedding-sync.js';
 export { progressText, duration } from './progress-text.js';
 export { ACCEPTED } from './formats.js';
