@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { defineTool } from '../src/agent/tool.js';
 import { createEngine } from '../src/agent/engine.js';
 import { OpenAIChatModel } from '../src/llm/openai-model.js';
+import type { ChatModel, ModelReply, ModelRequest } from '../src/agent/types.js';
 import { fmt, median, type BenchSection } from './stats.js';
 
 const STEPS = 3;
@@ -162,10 +163,52 @@ function minimalFetchLoop(baseURL: string): Episode {
   };
 }
 
+/**
+ * A model client that is the streaming loop's own few lines: no watchdog, retries, error-body
+ * normalising, `<think>` or stop handling. The engine over it, against the engine over OpenAIChatModel,
+ * splits the gap to the streaming loop into the engine's share and the model client's.
+ */
+class BareSdkModel implements ChatModel {
+  readonly model = 'm';
+  private readonly client: OpenAI;
+
+  constructor(baseURL: string) {
+    this.client = new OpenAI({ apiKey: 'x', baseURL });
+  }
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    const stream = await this.client.chat.completions.create({ model: 'm', messages: request.messages as OpenAI.ChatCompletionMessageParam[], tools: request.tools, stream: true, stream_options: { include_usage: true } });
+    let content = '';
+    let finishReason: string | undefined;
+    let usage: OpenAI.CompletionUsage | undefined;
+    const toolCalls: ModelReply['toolCalls'] = [];
+    for await (const part of stream) {
+      if (part.usage) usage = part.usage;
+      const choice = part.choices[0];
+      if (!choice) continue;
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      if (choice.delta.content) {
+        content += choice.delta.content;
+        request.onDelta?.({ kind: 'content', text: choice.delta.content });
+      }
+      for (const tc of choice.delta.tool_calls ?? []) {
+        const call = (toolCalls[tc.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        if (tc.id) call.id = tc.id;
+        if (tc.function?.name) call.function.name += tc.function.name;
+        if (tc.function?.arguments) call.function.arguments += tc.function.arguments;
+      }
+    }
+    return { content, toolCalls, finishReason, usage: { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0, totalTokens: usage?.total_tokens ?? 0 } };
+  }
+}
+
 /** Our loop: an engine run with its events consumed, as the bot does. */
 function ourLoop(baseURL: string, label?: string): Episode {
   const fetchAs: typeof fetch | undefined = label ? (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), 'x-loop': label } }) : undefined;
-  const model = new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 }, { fetch: fetchAs });
+  return engineLoop(new OpenAIChatModel({ apiKey: 'x', baseURL, model: 'm', timeoutMs: 60_000, maxRetries: 2, maxRetryWaitMs: 10_000 }, { fetch: fetchAs }));
+}
+
+function engineLoop(model: ChatModel): Episode {
   const add = defineTool({
     name: 'add', description: 'Add two numbers', parameters: z.object({ a: z.number(), b: z.number() }),
     async run({ a, b }) {
@@ -186,6 +229,7 @@ function ourLoop(baseURL: string, label?: string): Episode {
 
 const STREAMING = 'minimal streaming SDK loop';
 const ENGINE = 'threadwise engine (streams)';
+const BARE = 'engine over a bare SDK client';
 
 /** Promises created per step over 100 episodes, one at a time: each is an allocation and, awaited, a microtask. */
 async function countPromises(episode: Episode): Promise<number> {
@@ -225,6 +269,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
     ['minimal SDK loop (baseline)', minimalSdkLoop(baseURL)],
     [STREAMING, minimalStreamingSdkLoop(baseURL)],
     [ENGINE, ourLoop(baseURL)],
+    [BARE, engineLoop(new BareSdkModel(baseURL))],
     ['minimal loop over plain fetch', minimalFetchLoop(baseURL)],
   ];
   const rows: BenchSection['rows'] = [];
@@ -244,8 +289,11 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
       }
       const baseName = loops[0]![0];
       // Round by round against the streaming loop: the two ran back to back, so a round's load hits both.
-      const paired = cpu.get(ENGINE)!.map((v, i) => v / cpu.get(STREAMING)![i]!);
-      pairedRatios.push(`${fmt(median(paired), 2)} at concurrency ${concurrency} (${fmt(Math.min(...paired), 2)}-${fmt(Math.max(...paired), 2)})`);
+      const pairedWith = (name: string) => {
+        const paired = cpu.get(name)!.map((v, i) => v / cpu.get(STREAMING)![i]!);
+        return `${fmt(median(paired), 2)} (${fmt(Math.min(...paired), 2)}-${fmt(Math.max(...paired), 2)})`;
+      };
+      pairedRatios.push(`at concurrency ${concurrency} the engine ${pairedWith(ENGINE)}, the engine over a bare SDK client ${pairedWith(BARE)}`);
       for (const [name] of loops) {
         const w = wall.get(name)!;
         const c = cpu.get(name)!;
@@ -276,7 +324,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
       `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
       'The engine streams (as the bot does), so its fair comparison is the minimal streaming SDK loop: the least a bot that shows text as it arrives must do.',
-      `Engine against the streaming loop, the median of the rounds' own ratios (each round runs the two back to back): ${pairedRatios.join('; ')}.`,
+      `Against the streaming loop, the median of the rounds' own ratios (each round runs the loops back to back): ${pairedRatios.join('; ')}. The engine over a bare SDK client (the streaming loop's own lines as its model client) shows the engine's share of the gap; the rest is the model client's (watchdog, retries, error bodies, <think> and stop handling).`,
       `Promises made per step (counted, so the same on a busy machine): ${loops.map(([name]) => `${name} ${fmt(promisesPerStep.get(name)!)}`).join(', ')}.`,
       `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],
