@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { FakeDiscord } from '../fake-discord/index.js';
-import { FakeOpenAIServer } from '../fakes/openai-server.js';
+import { FakeOpenAIServer, type RecordedRequest } from '../fakes/openai-server.js';
 import { MessageFlag } from '../fake-discord/index.js';
 import { startBotProcess, type BotProcess } from '../ops/helpers/bot-process.js';
 
@@ -109,9 +109,12 @@ describe('after a crash with two runs of one member in flight', () => {
 
     const first = start();
     await first.waitFor(/threadwise is running/, 60_000);
-    // Each run's first call (1,000 tokens) returns; its second hangs until the process is killed.
+    // Each run's first call (1,000 tokens) returns; its second hangs until the process is killed. Read
+    // from the request, not from arrival order: on a busy machine one run's second call can come before
+    // the other's first.
     const step = { content: 'First, the time.', toolCalls: [{ name: 'current_time', arguments: { timezone: 'UTC' } }], usage: { prompt: 800, completion: 200 } };
-    model.script(step, step, { content: 'Still thinking…', delayMs: 120_000 }, { content: 'Still thinking…', delayMs: 120_000 });
+    const firstOrHang = (r: RecordedRequest) => (r.body.messages.some((m) => m.role === 'tool') ? { content: 'Still thinking…', delayMs: 120_000 } : step);
+    model.script(firstOrHang, firstOrHang, firstOrHang, firstOrHang);
     fake.sendSlashCommand({ name: 'ask', options: { question: 'What time is it, slowly?' } });
     fake.sendSlashCommand({ name: 'ask', options: { question: 'And the date, slowly?' } });
     await fake.waitFor(() => model!.requests.length === 4, 30_000);
