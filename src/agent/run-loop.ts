@@ -31,6 +31,9 @@ type ToolStep = { assistant: ChatMessage; calls: PlannedCall[] };
 
 type Limit = 'step-limit' | 'token-budget';
 
+type TextDeltaEvent = Extract<AgentEvent, { type: 'text-delta' }>;
+type ObservationEvent = Extract<AgentEvent, { type: 'observation' }>;
+
 class StopRequested extends Error {}
 /** The shared budget refused the next model call; the message says which and until when. */
 class BudgetRefused extends Error {}
@@ -259,9 +262,14 @@ export class RunLoop {
       const obs = await pending[i]!;
       for (const source of obs.sources) plan.citations.cite(source);
       if (obs.attachments) this.attachments.push(...obs.attachments);
-      results.push({ call: c, output: obs.output, ...(obs.images ? { images: obs.images } : {}) });
       const { output, isError, durationMs, truncated, attachments, images } = obs;
-      this.emit({ type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated, ...(attachments ? { attachments } : {}), ...(images ? { images } : {}) });
+      const result: ObservationOut = { call: c, output };
+      const event: ObservationEvent = { type: 'observation', step: this.steps, callId: c.callId, tool: c.tool, output, isError, durationMs, truncated };
+      // Set only when present (a field set one by one, not spread from a conditional object: this runs for every call).
+      if (attachments) event.attachments = attachments;
+      if (images) result.images = event.images = images;
+      results.push(result);
+      this.emit(event);
     }
     return results;
   }
@@ -342,18 +350,23 @@ export class RunLoop {
     const fields = final ? driver.requestFields(prompt.offered, true) : prompt.fields;
     if (plan.fitContext) messages = plan.fitContext({ model: plan.model.model, messages, tools: fields.tools, maxTokens: plan.maxTokens }, hard);
     // Read at each call, not once at the start: other runs spend the same budget meanwhile.
-    const refused = await plan.callBudget?.beforeCall();
+    const budget = plan.callBudget;
+    const refused = budget && (await budget.beforeCall());
     if (refused !== undefined) throw new BudgetRefused(refused);
     const stream = driver.textStream(final !== undefined);
     const step = this.steps + 1;
     const publish = (parts: StreamedText[]) => {
-      for (const { kind, text, provisional } of parts) this.emit({ type: 'text-delta', step, kind, text, ...(provisional ? { provisional } : {}) });
+      for (const { kind, text, provisional } of parts) {
+        const delta: TextDeltaEvent = { type: 'text-delta', step, kind, text };
+        if (provisional) delta.provisional = true;
+        this.emit(delta);
+      }
     };
     const onDelta = (delta: ModelDelta) => publish(stream.push(delta));
     const reply = await plan.model.complete({ messages, ...fields, signal: plan.signal, deadline: this.deadline, maxTokens: plan.maxTokens, onDelta });
     publish(stream.end());
     addUsage(this.usage, reply.usage);
-    await plan.callBudget?.afterCall({ messages, tools: fields.tools, reply });
+    if (budget) await budget.afterCall({ messages, tools: fields.tools, reply });
     return reply;
   }
 

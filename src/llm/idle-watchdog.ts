@@ -1,15 +1,21 @@
 /**
  * Ends a streamed reply that has gone silent. A whole-reply timeout cannot tell a slow model that
- * keeps writing from a dead one; this can: every byte that arrives resets the idle timer, so only
- * silence trips it. The run's deadline is a second, fixed timer that no activity extends.
+ * keeps writing from a dead one; this can: every byte that arrives moves the silence's start, so only
+ * silence trips it. The run's deadline is a fixed end that no activity extends.
+ *
+ * One timer serves both, and a byte only notes the time: the timer, when it fires, looks at how long it
+ * has really been quiet and sets itself again for the rest. A reply of many small chunks then costs one
+ * timer, not a timer reset per chunk.
  */
 /** Silence (`idle`) or the run's time limit (`deadline`). */
 export type WatchdogReason = 'idle' | 'deadline';
 
-/** Two timers around one reply: silence, reset by `touch()`, and the deadline. */
+/** The silence (reset by `touch()`) and the deadline around one reply, on one timer. */
 export class IdleWatchdog {
-  private readonly idle: NodeJS.Timeout;
-  private readonly deadline?: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
+  /** When the last bytes arrived (epoch ms). */
+  private lastBytes = Date.now();
+  private readonly deadlineAt: number;
   /** Why the watchdog fired, once it has. */
   fired?: WatchdogReason;
 
@@ -18,24 +24,35 @@ export class IdleWatchdog {
     deadlineAt: number | undefined,
     private readonly onFire: (reason: WatchdogReason) => void,
   ) {
-    this.idle = setTimeout(() => this.fire('idle'), idleMs);
-    if (deadlineAt !== undefined && Number.isFinite(deadlineAt)) {
-      this.deadline = setTimeout(() => this.fire('deadline'), Math.max(0, deadlineAt - Date.now()));
-    }
+    this.deadlineAt = deadlineAt !== undefined && Number.isFinite(deadlineAt) ? deadlineAt : Infinity;
+    this.arm(this.lastBytes);
   }
 
   /** Bytes arrived: the silence starts again from now. */
   touch(): void {
-    if (!this.fired) this.idle.refresh();
+    this.lastBytes = Date.now();
   }
 
   stop(): void {
-    clearTimeout(this.idle);
-    if (this.deadline) clearTimeout(this.deadline);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Wake at whichever comes first, the end of the silence as it stands or the deadline. */
+  private arm(now: number): void {
+    const wait = Math.min(this.lastBytes + this.idleMs, this.deadlineAt) - now;
+    this.timer = setTimeout(() => this.check(), Math.max(0, wait));
+  }
+
+  private check(): void {
+    if (this.fired || !this.timer) return;
+    const now = Date.now();
+    if (now >= this.deadlineAt) return this.fire('deadline');
+    if (now - this.lastBytes >= this.idleMs) return this.fire('idle');
+    this.arm(now); // bytes came meanwhile: wait for the rest of the silence
   }
 
   private fire(reason: WatchdogReason): void {
-    if (this.fired) return;
     this.fired = reason;
     this.stop();
     this.onFire(reason);

@@ -35,14 +35,12 @@ export interface ParamOptions {
 export function streamParams(request: ModelRequest, options: ParamOptions): OpenAI.ChatCompletionCreateParamsStreaming {
   const hasTools = request.tools !== undefined && request.tools.length > 0;
   const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
-  return {
-    model: options.model,
-    messages: request.messages,
-    stream: true,
-    ...(options.streamUsage ? { stream_options: { include_usage: true } } : {}),
-    ...(hasTools ? { tools: request.tools } : {}),
-    ...(hasTools && request.toolChoice ? { tool_choice: request.toolChoice } : {}),
-    ...(request.stop?.length ? { stop: request.stop } : {}),
-    ...(maxTokens !== undefined ? { [options.maxTokensParam]: maxTokens } : {}),
-  };
+  // Fields set one by one rather than spread from conditional objects: this runs for every step.
+  const params: OpenAI.ChatCompletionCreateParamsStreaming = { model: options.model, messages: request.messages, stream: true };
+  if (options.streamUsage) params.stream_options = { include_usage: true };
+  if (hasTools) params.tools = request.tools;
+  if (hasTools && request.toolChoice) params.tool_choice = request.toolChoice;
+  if (request.stop?.length) params.stop = request.stop;
+  if (maxTokens !== undefined) params[options.maxTokensParam] = maxTokens;
+  return params;
 }
