@@ -13,8 +13,9 @@ export type WatchdogReason = 'idle' | 'deadline';
 /** The silence (reset by `touch()`) and the deadline around one reply, on one timer. */
 export class IdleWatchdog {
   private timer: NodeJS.Timeout | undefined;
-  /** When the last bytes arrived (epoch ms). */
-  private lastBytes = Date.now();
+  /** When the last bytes arrived (monotonic ms). */
+  private lastBytes = performance.now();
+  /** The run's deadline on the same monotonic clock. */
   private readonly deadlineAt: number;
   /** Why the watchdog fired, once it has. */
   fired?: WatchdogReason;
@@ -24,13 +25,14 @@ export class IdleWatchdog {
     deadlineAt: number | undefined,
     private readonly onFire: (reason: WatchdogReason) => void,
   ) {
-    this.deadlineAt = deadlineAt !== undefined && Number.isFinite(deadlineAt) ? deadlineAt : Infinity;
+    // The deadline comes as epoch ms (the run's end): moved onto the monotonic clock once, here.
+    this.deadlineAt = deadlineAt !== undefined && Number.isFinite(deadlineAt) ? this.lastBytes + (deadlineAt - Date.now()) : Infinity;
     this.arm(this.lastBytes);
   }
 
   /** Bytes arrived: the silence starts again from now. */
   touch(): void {
-    this.lastBytes = Date.now();
+    this.lastBytes = performance.now();
   }
 
   stop(): void {
@@ -46,7 +48,7 @@ export class IdleWatchdog {
 
   private check(): void {
     if (this.fired || !this.timer) return;
-    const now = Date.now();
+    const now = performance.now();
     if (now >= this.deadlineAt) return this.fire('deadline');
     if (now - this.lastBytes >= this.idleMs) return this.fire('idle');
     this.arm(now); // bytes came meanwhile: wait for the rest of the silence
