@@ -281,14 +281,15 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
       const wall = new Map<string, number[]>(loops.map(([name]) => [name, []]));
       const cpu = new Map<string, number[]>(loops.map(([name]) => [name, []]));
       for (let r = 0; r < rounds; r++) {
-        for (const [name, episode] of loops) {
+        // The order turns each round, so no loop always runs after the same one (and pays for its garbage).
+        for (const [name, episode] of [...loops.slice(r % loops.length), ...loops.slice(0, r % loops.length)]) {
           const ms = await runBatch(episode, perRound, concurrency);
           wall.get(name)!.push((ms.wall * 1000) / (perRound * STEPS));
           cpu.get(name)!.push((ms.cpu * 1000) / (perRound * STEPS));
         }
       }
       const baseName = loops[0]![0];
-      // Round by round against the streaming loop: the two ran back to back, so a round's load hits both.
+      // Round by round against the streaming loop: the two ran in the same round, so a round's load hits both.
       const pairedWith = (name: string) => {
         const paired = cpu.get(name)!.map((v, i) => v / cpu.get(STREAMING)![i]!);
         return `${fmt(median(paired), 2)} (${fmt(Math.min(...paired), 2)}-${fmt(Math.max(...paired), 2)})`;
@@ -321,10 +322,10 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
     name: 'Engine: orchestration cost per step (3-step episodes, local zero-latency server)',
     rows,
     notes: [
-      `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes. Medians, with min-max over rounds in brackets; lower is better.`,
+      `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes, the order turning each round. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
       'The engine streams (as the bot does), so its fair comparison is the minimal streaming SDK loop: the least a bot that shows text as it arrives must do.',
-      `Against the streaming loop, the median of the rounds' own ratios (each round runs the loops back to back): ${pairedRatios.join('; ')}. The engine over a bare SDK client (the streaming loop's own lines as its model client) shows the engine's share of the gap; the rest is the model client's (watchdog, retries, error bodies, <think> and stop handling).`,
+      `Against the streaming loop, the median of the rounds' own ratios (each round runs every loop once): ${pairedRatios.join('; ')}. The engine over a bare SDK client (the streaming loop's own lines as its model client) shows the engine's share of the gap; the rest is the model client's (watchdog, retries, error bodies, <think> and stop handling).`,
       `Promises made per step (counted, so the same on a busy machine): ${loops.map(([name]) => `${name} ${fmt(promisesPerStep.get(name)!)}`).join(', ')}.`,
       `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],
