@@ -5,7 +5,8 @@
  *
  * One timer serves both, and a byte only notes the time: the timer, when it fires, looks at how long it
  * has really been quiet and sets itself again for the rest. A reply of many small chunks then costs one
- * timer, not a timer reset per chunk.
+ * timer, not a timer reset per chunk. Times are monotonic (`performance.now()`), so a wall clock that
+ * steps forward mid-reply is not taken for silence.
  */
 /** Silence (`idle`) or the run's time limit (`deadline`). */
 export type WatchdogReason = 'idle' | 'deadline';
