@@ -48,7 +48,6 @@ export class IdleWatchdog {
   }
 
   private check(): void {
-    if (this.fired || !this.timer) return;
     const now = performance.now();
     if (now >= this.deadlineAt) return this.fire('deadline');
     if (now - this.lastBytes >= this.idleMs) return this.fire('idle');
