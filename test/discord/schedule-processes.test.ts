@@ -6,6 +6,8 @@
  * - Two processes over the same guilds, on Redis and on PostgreSQL: every occurrence is answered once.
  * - SIGKILL, then a restart 10 simulated minutes after a missed occurrence: it runs once; a restart 3
  *   hours after one: it is skipped, and the next run's thread says so (SQLite, the default storage).
+ * - SIGKILL after claiming an occurrence, before its run began (while it opens the thread): the
+ *   restarted bot takes the occurrence over once the claim's lease has ended, and makes it once.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { POSTGRES_URL, REDIS_URL, serverTarget } from '../state/helpers/targets.js';
 import { isFinalAnswer } from './harness.js';
 import { startClockedBot, type ClockedBot } from './schedules/processes.js';
+import { CLAIM_LEASE_MS } from '../../src/discord/schedules/scheduler.js';
 import { replyTo, sub } from '../policy/discord-helpers.js';
 
 const MIN = 60_000;
@@ -132,5 +135,43 @@ describe('a bot process killed and restarted', () => {
     expect(note.content).toMatch(/^-# ⚠️ The previous run of this schedule was skipped \(due <t:\d+:F>, Tue 4 Mar 2025 09:00 UTC\): I was offline, and a run more than 60 minutes late is not made\.$/);
     expect(fake.messagesIn(runs[1]!.id).find(isFinalAnswer)?.content).toContain('Still none.');
     expect(await third.stop('SIGTERM')).toBe(0);
+  }, 240_000);
+});
+
+describe('a bot process killed between its claim and its run', () => {
+  it('SIGKILL while it opens the run\'s thread; the restarted bot makes the occurrence once its claim\'s lease has ended', async () => {
+    const { fake, model, dir } = await world();
+    const keyvUrl = 'sqlite://data/bot.sqlite';
+    const nine = Date.UTC(2025, 2, 3, 9, 0);
+    const first = startClockedBot(fake, model, { cwd: dir, keyvUrl, startMs: nine - 5 * MIN });
+    bots.push(first);
+    expect(await first.started).toEqual([]);
+    const added = await replyTo(fake, fake.sendSlashCommand({ name: 'schedule', options: sub('add', { question: 'Open incidents?', when: 'daily 09:00 UTC' }), userId: fake.defaults.ownerId }), 20_000);
+    expect(added.content).toMatch(/^✅ Scheduled `[a-z0-9]+`/);
+
+    // At 09:00 it claims the occurrence and posts the run's first message: killed right there.
+    const channelId = fake.defaults.channelId;
+    const hold = fake.holdRequests((method, path) => method === 'POST' && path === `/channels/${channelId}/messages`);
+    first.child.stdin!.write(`tick ${nine + 200}\n`);
+    await hold.reached;
+    expect(await first.stop('SIGKILL')).toBeNull();
+    hold.release();
+    expect(model.requests).toHaveLength(0);
+
+    // Back 30 s later: the claim still holds its lease, so nothing runs yet (the first might only be slow).
+    model.script({ content: 'No open incidents.' });
+    const second = startClockedBot(fake, model, { cwd: dir, keyvUrl, startMs: nine + 30_000 });
+    bots.push(second);
+    expect(await second.started).toEqual([]);
+    // Once the lease has ended, the occurrence is taken over and made, once.
+    expect(await second.tick(nine + 200 + CLAIM_LEASE_MS + 1_000)).toEqual([expect.objectContaining({ atMs: nine, mode: 'run' })]);
+    expect(model.requests).toHaveLength(1);
+    expect(answersIn(channelId)).toEqual([1]);
+    // The killed process's first message never reached Discord: one run, one first message, one thread.
+    expect(fake.messagesIn(channelId).filter((m) => m.authorId === fake.botId && m.content.startsWith('⏰'))).toHaveLength(1);
+    expect(fake.threadsIn(channelId)).toHaveLength(1);
+    expect(await second.tick(nine + 60 * MIN)).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    expect(await second.stop('SIGTERM')).toBe(0);
   }, 240_000);
 });

@@ -7,6 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isFinalAnswer } from './harness.js';
 import { command, sub } from '../policy/discord-helpers.js';
+import { tempSqliteUrl } from '../state/helpers/targets.js';
+import { CLAIM_LEASE_MS } from '../../src/discord/schedules/scheduler.js';
+import { TAKEN_OVER_NOTE } from '../../src/discord/text/schedule-text.js';
 import { addSchedule, MIN, offered, schedule, startScheduled, T0, threads, tickAt, type ScheduledWorld } from './schedules/helpers.js';
 
 let w: ScheduledWorld | undefined;
@@ -139,5 +142,30 @@ describe('scheduled runs', () => {
     fake.clickButton({ messageId: request.id, customId: approve.custom_id!, channelId: request.channelId, userId: w.modId });
     const answer = await fake.waitForMessage((m) => isFinalAnswer(m) && m.channelId === request.channelId, 15_000);
     expect(answer.content).toContain('It is eight.');
+  });
+
+  it('a run too slow to begin, whose occurrence another process took over, makes no model call and says so in its thread; its schedule stays active', async () => {
+    // On a SQLite file (the default storage outside tests), which a second opening shares as another process would.
+    w = await startScheduled({ keyvUrl: tempSqliteUrl('taken-over').url });
+    const { fake, model } = w;
+    const { saved } = await addSchedule(w, { question: 'Open incidents?', when: 'every 30 minutes' }, w.modId);
+    // Held while it opens the run's thread, past the claim's lease.
+    const channelId = fake.defaults.channelId;
+    const hold = fake.holdRequests((method, path) => method === 'POST' && path === `/channels/${channelId}/messages`);
+    w.clock.set(T0 + 100);
+    const report = await w.h.app.scheduler.tick();
+    expect(report.claimed).toEqual([expect.objectContaining({ atMs: T0, mode: 'run' })]);
+    await hold.reached;
+    // Another process, finding the lease ended, takes the occurrence over (through the shared storage).
+    const other = await w.h.storage.openScheduleClaims();
+    const after = T0 + 100 + CLAIM_LEASE_MS + 1;
+    expect(await other.claim(`${w.guildId}:${saved.id}`, T0, 'run', { token: 'other-process', endsMs: after + CLAIM_LEASE_MS, nowMs: after })).toEqual({ won: true });
+    await other.close();
+    hold.release();
+    await w.h.app.scheduler.idle();
+    expect(model.requests).toHaveLength(0);
+    const [thread] = threads(fake, channelId);
+    expect(fake.messagesIn(thread!.id).map((m) => m.content)).toContain(TAKEN_OVER_NOTE);
+    expect((await w.h.storage.schedules.list(w.guildId))[0]!.paused).toBeUndefined();
   });
 });

@@ -227,10 +227,39 @@ export class FakeDiscord extends Conversations {
     return this.core.gateway?.dispatch(t, d, scope) ?? 0;
   }
 
+  /**
+   * Hold the REST requests `matches` picks (method, path under `/api/v10`) before they are handled,
+   * until `release()`: to catch the bot between two calls (and kill it there). `reached` resolves when
+   * the first one arrives. A held request whose client went away meanwhile is never handled, as a
+   * request Discord never received.
+   */
+  holdRequests(matches: (method: string, path: string) => boolean): { reached: Promise<void>; release(): void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const hold = { matches, reached: new Promise<void>((r) => (reached = r)), released: new Promise<void>((r) => (release = r)), arrived: () => reached() };
+    this.#holds.push(hold);
+    return {
+      reached: hold.reached,
+      release: () => {
+        this.#holds = this.#holds.filter((h) => h !== hold);
+        release();
+      },
+    };
+  }
+
   // ---- internals -------------------------------------------------------------------------------
+
+  #holds: Array<{ matches: (method: string, path: string) => boolean; released: Promise<void>; arrived(): void }> = [];
 
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if ((req.method === 'GET' || req.method === 'HEAD') && this.core.cdn.handle(req, res)) return;
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/^\/api\/v\d+/, '');
+    const hold = this.#holds.find((h) => h.matches((req.method ?? 'GET').toUpperCase(), path));
+    if (hold) {
+      hold.arrived();
+      await hold.released;
+      if (req.socket.destroyed) return;
+    }
     await this.#router?.handle(req, res);
   }
 }

@@ -41,7 +41,7 @@ export type ScheduledRun =
   | { kind: 'not-run'; reason: string };
 
 /** An occurrence the scheduler won, or a run by hand (`/schedule run`). */
-export type RunRequest = Pick<DueOccurrence, 'schedule' | 'atMs' | 'skipped' | 'lastSkippedMs'> | { schedule: Schedule; manual: true };
+export type RunRequest = Pick<DueOccurrence, 'schedule' | 'atMs' | 'skipped' | 'lastSkippedMs' | 'begin'> | { schedule: Schedule; manual: true };
 
 export interface ScheduleRunner {
   /** Run it; `placed` is told where once the thread is open (a run by hand links to it at once). */
@@ -76,6 +76,7 @@ export function createScheduleRunner(deps: RunnerDeps): ScheduleRunner {
         headline: runHeadline(schedule, ownerName, manual ? 'now' : atMs),
         threadName: runThreadName(schedule, atMs, cachedMentionNames(checked.channel.guild)),
         ...(note ? { note } : {}),
+        ...(manual ? {} : { begin: request.begin }),
         placed: async (where) => {
           // A schedule with one thread for all runs keeps the thread its first run opened.
           if ('threadId' in where && schedule.thread === 'same' && !checked.thread) {
@@ -91,7 +92,8 @@ export function createScheduleRunner(deps: RunnerDeps): ScheduleRunner {
         await pauseAndTell(deps, client, schedule, outcome.message, { where: outcome.kind === 'unable' ? 'dm' : 'channel', channel: checked.channel });
         return { kind: 'paused', reason: outcome.message };
       }
-      if (outcome.kind === 'busy') deps.logger.warn({ ...logFields, reason: outcome.message }, 'a scheduled run waited too long for its thread and was not made');
+      // Its thread busy for too long, or its occurrence taken over by another process (the scheduler logged why).
+      if (outcome.kind === 'busy') deps.logger.warn({ ...logFields, reason: outcome.message }, 'a scheduled run was not made');
       return { kind: 'ran', outcome };
     },
   };

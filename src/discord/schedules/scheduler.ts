@@ -11,7 +11,13 @@
  * skipped. Either way the ones before it are not run, and the next run is told how many were skipped.
  * A clock that jumps back finds nothing due (the cursor only moves forward, and the claims refuse an
  * occurrence at or before one already claimed).
+ *
+ * A claim to run holds a lease until the run settles it (occurrence-claims.ts): just before the run's
+ * first model call (`begin`), or when the occurrence ends without one. An occurrence found claimed but
+ * unsettled is looked at again when its lease ends: if its claimer died before the run began, this
+ * process takes it over and runs it (or, now too late, skips it), once.
  */
+import { randomUUID } from 'node:crypto';
 import { SKIPPED_COUNT_CAP } from '../text/schedule-text.js';
 import type { Logger } from '../../logger.js';
 import { recurrence } from '../../schedules/index.js';
@@ -28,11 +34,17 @@ export interface DueOccurrence {
   skipped: number;
   /** The latest of those, when there were any. */
   lastSkippedMs?: number;
+  /**
+   * Call just before the run's first model call: true when the run may go on (its claim is settled),
+   * false when it must not (another process took the occurrence over after this claim's lease ended, or
+   * the storage could not say). Once.
+   */
+  begin(): Promise<boolean>;
 }
 
 export interface SchedulerDeps {
   store: Pick<ScheduleStore, 'listMany'>;
-  claims: Pick<OccurrenceClaims, 'claim'>;
+  claims: Pick<OccurrenceClaims, 'claim' | 'settle'>;
   clock: SchedulerClock;
   /** The guilds this process holds (its shard's): only their schedules run here. */
   heldGuilds(): readonly string[];
@@ -83,6 +95,13 @@ interface Cursor {
 /** Claims in flight at once in one tick (a thousand schedules on "09:00" do not open a thousand requests). */
 const CLAIM_CONCURRENCY = 16;
 
+/**
+ * How long a claim to run may go unsettled before another claim takes it over: far longer than the
+ * checks against Discord and the opening of a thread take, short against the grace period, so an
+ * occurrence whose claimer died still runs within a few minutes of its time.
+ */
+export const CLAIM_LEASE_MS = 2 * 60_000;
+
 export function createScheduler(deps: SchedulerDeps): Scheduler {
   const cursors = new Map<string, Cursor>();
   const launched = new Set<Promise<unknown>>();
@@ -115,16 +134,22 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       if (at === undefined || at <= from) continue;
       const mode = now - at <= deps.graceMs ? 'run' : 'skip';
       due.push(async () => {
+        const token = randomUUID();
         let claim;
         try {
-          claim = await deps.claims.claim(key, at, mode);
+          claim = await deps.claims.claim(key, at, mode, { token, endsMs: now + CLAIM_LEASE_MS, nowMs: now });
         } catch (error) {
           // Not claimed: look at it again next time (it still runs if it is within the grace period then).
           Object.assign(state, { cursor: from, next: at });
           deps.logger.error({ err: error, guildId: schedule.guildId, schedule: schedule.id }, 'could not claim a scheduled occurrence; trying again at the next tick');
           return;
         }
-        if (!claim.won) return void report.taken++;
+        if (!claim.won) {
+          report.taken++;
+          // Claimed, not yet begun: looked at again once the lease ends, in case its claimer died.
+          if (claim.leaseEndsMs !== undefined) Object.assign(state, { cursor: from, next: claim.leaseEndsMs + 1 });
+          return;
+        }
         report.claimed.push({ schedule: key, atMs: at, mode });
         if (mode === 'skip') {
           deps.logger.warn({ guildId: schedule.guildId, schedule: schedule.id, occurrence: new Date(at).toISOString() }, 'a scheduled run was missed for longer than the grace period: skipped');
@@ -134,8 +159,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         // Counted up to a cap: after a long outage the note says "100 or more", and counting stays cheap.
         const skipped = runs.countBetween(since, at, SKIPPED_COUNT_CAP);
         const lastSkippedMs = skipped > 0 ? runs.latest(at - 1) : undefined;
-        const run = deps.launch({ schedule, atMs: at, skipped, ...(lastSkippedMs !== undefined ? { lastSkippedMs } : {}) })
-          .catch((error) => deps.logger.error({ err: error, guildId: schedule.guildId, schedule: schedule.id }, 'a scheduled run failed'));
+        const lease = settler(key, at, token, schedule);
+        const run = deps.launch({ schedule, atMs: at, skipped, ...(lastSkippedMs !== undefined ? { lastSkippedMs } : {}), begin: lease.begin })
+          .catch((error) => deps.logger.error({ err: error, guildId: schedule.guildId, schedule: schedule.id }, 'a scheduled run failed'))
+          .finally(lease.end);
         launched.add(run);
         void run.finally(() => launched.delete(run));
       });
@@ -143,6 +170,28 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     for (const key of cursors.keys()) if (!seen.has(key)) cursors.delete(key);
     await inBatches(due, CLAIM_CONCURRENCY);
     return report;
+  }
+
+  /**
+   * The settling of one won claim: `begin` just before the run's model call; `end` when the run is over,
+   * which settles a claim whose occurrence ended without beginning (checks failed, a limit refused it),
+   * so it is not taken over and tried again.
+   */
+  function settler(key: string, atMs: number, token: string, schedule: Schedule) {
+    const fields = { guildId: schedule.guildId, schedule: schedule.id, occurrence: new Date(atMs).toISOString() };
+    let decided: Promise<boolean> | undefined;
+    const settle = () =>
+      (decided ??= deps.claims.settle(key, atMs, token).then(
+        (settled) => {
+          if (!settled) deps.logger.warn(fields, 'a scheduled run was not made here: another process took its occurrence over after this claim\'s lease ended');
+          return settled;
+        },
+        (error) => {
+          deps.logger.error({ err: error, ...fields }, 'could not settle the claim of a scheduled run, so it is not made here (an occurrence never runs twice)');
+          return false;
+        },
+      ));
+    return { begin: settle, end: async () => void (await settle()) };
   }
 
   function wakeLater(): void {

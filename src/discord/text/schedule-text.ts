@@ -25,6 +25,9 @@ function format(timeZone: string, kind: 'long' | 'stamp'): Intl.DateTimeFormat {
 /** Most skipped runs counted for the note in the next run's thread (past it: "100 or more"). */
 export const SKIPPED_COUNT_CAP = 100;
 
+/** In the thread of a scheduled run that this process was too slow to begin, and another made instead. */
+export const TAKEN_OVER_NOTE = '-# ⏭️ This run was taken over by another instance of the bot, which answers it in a thread of its own.';
+
 /** `Mon 3 Mar 2025 09:00` in `timeZone`. */
 export function localTime(ms: number, timeZone: string): string {
   return format(timeZone, 'long').format(ms).replace(/,/g, '');

@@ -18,6 +18,7 @@ import type { CallDecision, RunState } from '../../agent/engine.js';
 import { describeError } from '../../errors.js';
 import type { RunScope } from '../../policy/index.js';
 import { ThreadBusyError, type UsageTicket, type WaitingTurnRecord } from '../../state/index.js';
+import { TAKEN_OVER_NOTE } from '../text/schedule-text.js';
 import { refusalText } from '../text/usage-text.js';
 import { placeMessages, targetOf, type TurnTarget } from '../posting/target.js';
 import { checkInput, decide } from './admission.js';
@@ -132,13 +133,22 @@ export function createTurns(deps: TurnDeps): Turns {
         const { target } = placed;
         outcome = await inQueue(target, async () => {
           const turn = await turnAt(origin.kind, [request], request.author.id, placed, request.logFields, here);
-          return turn.ok ? runTurn(deps, { turn: turn.record, target, ticket, allowedTools: allowedForAll(deps, [request.scope]) }, waitingTurns) : turn.outcome;
+          if (!turn.ok) return turn.outcome;
+          if (origin.kind === 'schedule' && origin.begin && !(await origin.begin())) return takenOver(target);
+          return runTurn(deps, { turn: turn.record, target, ticket, allowedTools: allowedForAll(deps, [request.scope]) }, waitingTurns);
         });
       }
     } finally {
       await release(ticket);
     }
     return told(origin, outcome, { ...reply, ...(notice ? { notice } : {}) });
+  }
+
+  /** A scheduled run whose occurrence another process took over: its thread says so rather than stay empty. */
+  async function takenOver(target: TurnTarget): Promise<TurnOutcome> {
+    const message = TAKEN_OVER_NOTE;
+    await target.send({ content: message }).catch(() => undefined);
+    return { kind: 'busy', message };
   }
 
   /** Tell the origin how its turn ended, and hand the outcome back. */

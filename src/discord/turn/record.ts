@@ -132,6 +132,11 @@ export type TurnOrigin =
       note?: string;
       /** Told where the run posts once its thread is open (a one-thread schedule keeps it), or why it cannot. */
       placed(where: ScheduledPlace): Promise<void>;
+      /**
+       * Asked just before the run's first model call (a run by hand has none): false when the run must
+       * not be made, because another process took its occurrence over (scheduler.ts).
+       */
+      begin?(): Promise<boolean>;
     }
   /**
    * A message in a bot thread: it waits while the thread is busy and is answered with every other

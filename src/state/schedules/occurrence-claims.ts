@@ -7,10 +7,17 @@
  * can never run T twice, nor run an older occurrence after a newer one. An occurrence can also be
  * claimed as skipped (it was missed for longer than the grace period): the mark moves, the last run
  * does not, and the next run learns how long it has been since the last one that ran.
+ *
+ * A claim to run is in two phases. Won, it holds a lease (a token and an end time) until its run is
+ * settled: just before the run's first model call, or when the occurrence ends without a run. A process
+ * killed between the two (while it checks Discord and opens the thread) leaves the lease to run out,
+ * and the occurrence can then be claimed once more, by whichever process looks first. Settling needs the
+ * lease's token: a claimer that was taken over (it was slower than its lease) settles nothing and must
+ * not run. So an occurrence runs at most once, and a crash before its run no longer loses it.
  */
 
-/** A claim's outcome: won (with when the schedule last really ran before it), or taken already. */
-export type ClaimOutcome = { won: true; lastRunMs?: number } | { won: false };
+/** A claim's outcome: won (with when the schedule last really ran before it), or taken already (with when a lease that has not been settled runs out). */
+export type ClaimOutcome = { won: true; lastRunMs?: number } | { won: false; leaseEndsMs?: number };
 
 /** Where a schedule stands: the last occurrence claimed, and the last one run. */
 export interface OccurrenceMark {
@@ -18,12 +25,23 @@ export interface OccurrenceMark {
   lastRunMs?: number;
 }
 
+/** What a claim to run holds until it is settled: its own token, and when another claim may take it over. */
+export interface ClaimLease {
+  token: string;
+  endsMs: number;
+  /** The claimer's clock now: a lease that ended before it can be taken over. */
+  nowMs: number;
+}
+
 export interface OccurrenceClaims {
   /**
-   * Claim occurrence `atMs` of `schedule` (a key unique across guilds) to run it (`run`) or to record
-   * that it was skipped (`skip`). Won by exactly one caller; lost when it or a later one was claimed.
+   * Claim occurrence `atMs` of `schedule` (a key unique across guilds) to run it (`run`, holding `lease`
+   * until settled) or to record that it was skipped (`skip`). Won by exactly one caller; lost when it or
+   * a later one was claimed, unless it was claimed to run and its lease ran out unsettled.
    */
-  claim(schedule: string, atMs: number, mode: 'run' | 'skip'): Promise<ClaimOutcome>;
+  claim(schedule: string, atMs: number, mode: 'run' | 'skip', lease: ClaimLease): Promise<ClaimOutcome>;
+  /** End the lease of a won claim: true when it was still this token's (the run may go on), false when another claim took it over. */
+  settle(schedule: string, atMs: number, token: string): Promise<boolean>;
   /** The marks of these schedules (those never claimed are left out). */
   marks(schedules: readonly string[]): Promise<Map<string, OccurrenceMark>>;
   /** Forget a removed schedule's mark. */
@@ -31,21 +49,44 @@ export interface OccurrenceClaims {
   close(): Promise<void>;
 }
 
+/** One schedule's row: the mark, the last run before the claimed one, and an unsettled lease. */
+interface MarkRow extends OccurrenceMark {
+  prevRunMs?: number;
+  lease?: { token: string; endsMs: number };
+}
+
 /** Claims in process memory (tests, the terminal runner): every call's work is synchronous. */
 export function memoryClaims(): OccurrenceClaims {
-  const marks = new Map<string, OccurrenceMark>();
+  const rows = new Map<string, MarkRow>();
   return {
-    async claim(schedule, atMs, mode) {
-      const mark = marks.get(schedule);
-      if (mark && mark.lastMs >= atMs) return { won: false };
-      marks.set(schedule, { lastMs: atMs, lastRunMs: mode === 'run' ? atMs : mark?.lastRunMs });
-      return { won: true, ...(mark?.lastRunMs !== undefined ? { lastRunMs: mark.lastRunMs } : {}) };
+    async claim(schedule, atMs, mode, lease) {
+      const row = rows.get(schedule);
+      const takeover = row?.lastMs === atMs && row.lease !== undefined && row.lease.endsMs < lease.nowMs;
+      if (row && row.lastMs >= atMs && !takeover) return row.lastMs === atMs && row.lease ? { won: false, leaseEndsMs: row.lease.endsMs } : { won: false };
+      // A claim never settled never ran: the last run before it is the last that did.
+      const lastRan = row?.lease ? row.prevRunMs : row?.lastRunMs;
+      rows.set(schedule, {
+        lastMs: atMs,
+        ...((mode === 'run' ? atMs : lastRan) !== undefined ? { lastRunMs: mode === 'run' ? atMs : lastRan } : {}),
+        ...(lastRan !== undefined ? { prevRunMs: lastRan } : {}),
+        ...(mode === 'run' ? { lease: { token: lease.token, endsMs: lease.endsMs } } : {}),
+      });
+      return { won: true, ...(lastRan !== undefined ? { lastRunMs: lastRan } : {}) };
+    },
+    async settle(schedule, atMs, token) {
+      const row = rows.get(schedule);
+      if (row?.lastMs !== atMs || row.lease?.token !== token) return false;
+      delete row.lease;
+      return true;
     },
     async marks(schedules) {
-      return new Map(schedules.flatMap((s) => (marks.has(s) ? [[s, { ...marks.get(s)! }] as const] : [])));
+      return new Map(schedules.flatMap((s) => {
+        const row = rows.get(s);
+        return row ? [[s, { lastMs: row.lastMs, ...(row.lastRunMs !== undefined ? { lastRunMs: row.lastRunMs } : {}) }] as const] : [];
+      }));
     },
     async forget(schedule) {
-      marks.delete(schedule);
+      rows.delete(schedule);
     },
     async close() {},
   };

@@ -1,10 +1,11 @@
 /**
  * The scheduler over a hand-moved clock and the in-memory store and claims: when occurrences run, that
  * each runs once however many processes look, what a restart does with what it missed, and what a
- * clock that jumps does. (The same claims on SQLite, Redis and PostgreSQL: test/state/schedules/.)
+ * clock that jumps does, and what becomes of an occurrence whose claimer died before its run began.
+ * (The same claims on SQLite, Redis and PostgreSQL: test/state/schedules/.)
  */
 import { describe, expect, it } from 'vitest';
-import { createScheduler, type DueOccurrence } from '../../../src/discord/schedules/scheduler.js';
+import { CLAIM_LEASE_MS, createScheduler, type DueOccurrence } from '../../../src/discord/schedules/scheduler.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createStorage, memoryClaims, type NewSchedule, type OccurrenceClaims, type Storage } from '../../../src/state/index.js';
 import { manualClock, type ManualClock } from './manual-clock.js';
@@ -23,11 +24,12 @@ async function world() {
   return { storage, claims };
 }
 
-function process(storage: Storage, claims: OccurrenceClaims, clock: ManualClock, held: string[] = ['G1', 'G2']) {
+/** A bot's scheduler; its runs end at once unless `launch` says otherwise (a run that never ends: a process that died in it). */
+function process(storage: Storage, claims: OccurrenceClaims, clock: ManualClock, held: string[] = ['G1', 'G2'], launch: (due: DueOccurrence) => Promise<unknown> = async () => {}) {
   const runs: DueOccurrence[] = [];
   const scheduler = createScheduler({
     store: storage.schedules, claims, clock, heldGuilds: () => held, graceMs: 60 * MIN, logger: silentLogger(),
-    launch: async (due) => void runs.push(due),
+    launch: (due) => (runs.push(due), launch(due)),
   });
   return { scheduler, runs, times: () => runs.map((r) => new Date(r.atMs).toISOString().slice(11, 16)) };
 }
@@ -150,5 +152,64 @@ describe('the scheduler', () => {
     await bot.scheduler.tick();
     expect(bot.times()).toEqual(['08:00', '09:15']);
     expect(bot.runs.at(-1)!.skipped).toBe(0);
+  });
+
+  it('a process that dies between its claim and its run leaves the occurrence to another, which runs it once its claim\'s lease has ended', async () => {
+    const { storage, claims } = await world();
+    await storage.schedules.add(draft(), () => undefined);
+    const clock = manualClock(T0 + 200);
+    // Its run never gets as far as the model: the process is gone (or stuck) before it begins.
+    const dying = process(storage, claims, clock, ['G1', 'G2'], () => new Promise(() => {}));
+    await dying.scheduler.tick();
+    expect(dying.times()).toEqual(['08:00']);
+
+    clock.set(T0 + 30_000);
+    const restarted = process(storage, claims, clock, ['G1', 'G2'], (due) => due.begin());
+    const early = await restarted.scheduler.start();
+    expect(early).toMatchObject({ claimed: [], taken: 1 });
+    // It looks again when the lease ends (not only at the next occurrence), and not before.
+    clock.set(T0 + 200 + CLAIM_LEASE_MS - 1_000);
+    expect(await restarted.scheduler.tick()).toMatchObject({ claimed: [], taken: 0 });
+    expect(restarted.runs).toEqual([]);
+    clock.set(T0 + 200 + CLAIM_LEASE_MS + 1);
+    const report = await restarted.scheduler.tick();
+    expect(report.claimed).toEqual([{ schedule: expect.stringMatching(/^G1:/), atMs: T0, mode: 'run' }]);
+    await restarted.scheduler.idle();
+    expect(restarted.runs).toHaveLength(1);
+    // The first claimer, were it only slow, may not begin now: its lease was taken over.
+    expect(await dying.runs[0]!.begin()).toBe(false);
+    // Begun, the occurrence is never taken again.
+    clock.advance(CLAIM_LEASE_MS * 3);
+    const again = process(storage, claims, clock);
+    await again.scheduler.start();
+    expect(again.runs).toEqual([]);
+  });
+
+  it('a run that ends without beginning (its checks failed, a limit refused it) settles its claim: nobody takes it over', async () => {
+    const { storage, claims } = await world();
+    await storage.schedules.add(draft(), () => undefined);
+    const clock = manualClock(T0 + 200);
+    const first = process(storage, claims, clock);
+    await first.scheduler.tick();
+    await first.scheduler.idle();
+    expect(first.times()).toEqual(['08:00']);
+    clock.set(T0 + 200 + CLAIM_LEASE_MS + 1);
+    const other = process(storage, claims, clock);
+    expect(await other.scheduler.start()).toMatchObject({ claimed: [], taken: 1 });
+    expect(other.runs).toEqual([]);
+    // And a begin after the run ended finds it settled already.
+    expect(await first.runs[0]!.begin()).toBe(true);
+  });
+
+  it('a claim it cannot settle (the storage fails) is not begun: an occurrence is never made twice', async () => {
+    const { storage } = await world();
+    await storage.schedules.add(draft(), () => undefined);
+    const claims = memoryClaims();
+    const failing: OccurrenceClaims = { ...claims, settle: async () => Promise.reject(new Error('storage down')) };
+    const began: boolean[] = [];
+    const bot = process(storage, failing, manualClock(T0 + 200), ['G1'], async (due) => void began.push(await due.begin()));
+    await bot.scheduler.tick();
+    await bot.scheduler.idle();
+    expect(began).toEqual([false]);
   });
 });
