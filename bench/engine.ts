@@ -165,8 +165,9 @@ function minimalFetchLoop(baseURL: string): Episode {
 
 /**
  * A model client that is the streaming loop's own few lines: no watchdog, retries, error-body
- * normalising, `<think>` or stop handling. The engine over it, against the engine over OpenAIChatModel,
- * splits the gap to the streaming loop into the engine's share and the model client's.
+ * normalising, `<think>` or stop handling, and the SDK's own reader of the event stream (which
+ * OpenAIChatModel replaces with a lighter one). The engine over it, against the engine over
+ * OpenAIChatModel, splits the gap to the streaming loop into the engine's share and the model client's.
  */
 class BareSdkModel implements ChatModel {
   readonly model = 'm';
@@ -325,7 +326,7 @@ export async function benchEngine(options: { warmup?: number; rounds?: number; p
       `${warmup} warm-up episodes per loop, then ${rounds} interleaved rounds of ${perRound} episodes, the order turning each round. Medians, with min-max over rounds in brackets; lower is better.`,
       'CPU time is the whole process (the loop, the SDK or fetch, and the in-process server alike), so it is the steadier figure on a busy machine.',
       'The engine streams (as the bot does), so its fair comparison is the minimal streaming SDK loop: the least a bot that shows text as it arrives must do.',
-      `Against the streaming loop, the median of the rounds' own ratios (each round runs every loop once): ${pairedRatios.join('; ')}. The engine over a bare SDK client (the streaming loop's own lines as its model client) shows the engine's share of the gap; the rest is the model client's (watchdog, retries, error bodies, <think> and stop handling).`,
+      `Against the streaming loop, the median of the rounds' own ratios (each round runs every loop once): ${pairedRatios.join('; ')}. The engine over a bare SDK client (the streaming loop's own lines as its model client, the SDK's own event reader included) shows the engine's share of the gap; the difference between the two engine rows is the model client's (watchdog, retries, error bodies, <think> and stop handling, less what its own event reader saves against the SDK's).`,
       `Promises made per step (counted, so the same on a busy machine): ${loops.map(([name]) => `${name} ${fmt(promisesPerStep.get(name)!)}`).join(', ')}.`,
       `Prompt size: one 3-step episode sends ${fmt(requestBytes.get('engine')!)} request bytes with the engine against ${fmt(requestBytes.get('minimal')!)} with the minimal loop (${fmt(requestBytes.get('engine')! / requestBytes.get('minimal')!, 2)}x): our system prompt, step notes and request fields (max_tokens, stream options).`,
     ],

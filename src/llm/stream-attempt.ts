@@ -6,13 +6,13 @@
  * resend a request the server may have half-answered.
  */
 import OpenAI from 'openai';
-import { Stream } from 'openai/streaming';
 import { ModelError } from '../errors.js';
 import type { ModelReply, ModelRequest } from '../agent/types.js';
 import { IdleWatchdog } from './idle-watchdog.js';
 import { fromServerError, serverError, type ErrorContext } from './model-errors.js';
 import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
 import { normalizeErrorBody } from './error-body-fetch.js';
+import { readSseChunks } from './sse-chunks.js';
 
 /** What one attempt needs: the SDK client, the body to send, the caller's request and the time limits. */
 export interface AttemptInput {
@@ -53,14 +53,12 @@ async function readReply(response: Response, input: AttemptInput): Promise<Model
   try {
     if (!body) throw new ModelError('server', 'The model server answered with an empty body.');
     if (response.headers.get('content-type')?.includes('text/event-stream')) {
-      const sse = { body: body.chunks(() => watchdog.touch()), headers: response.headers };
-      // The SDK reads `body` as an async iterable when it is one (internal/shims ReadableStreamToAsyncIterable),
-      // and calls only `abort()` of the controller it is given (when the reading stops early).
-      const stream = Stream.fromSSEResponse<OpenAI.ChatCompletionChunk>(sse as unknown as Response, body as unknown as AbortController, input.client);
-      for await (const chunk of stream) {
+      const pushed = (chunk: OpenAI.ChatCompletionChunk) => {
         builder.push(chunk);
-        if (builder.stopped) break; // the rest is text we would cut anyway: stop the server writing it
-      }
+        return builder.stopped;
+      };
+      // Stopped by a stop sequence: the rest is text we would cut anyway, so stop the server writing it.
+      if (await readSseChunks(body.chunks(() => watchdog.touch()), response.headers, pushed)) body.cancel();
     } else {
       // Some servers answer a streamed request with one plain completion: take it as it is, read
       // through the same chunks, so the watchdog sees it arrive and can end it.
@@ -83,7 +81,7 @@ async function readReply(response: Response, input: AttemptInput): Promise<Model
  * A reply's body, read chunk by chunk with each chunk reported as it arrives: every byte is a sign of
  * life, SSE comments (the keep-alive pings some servers send while reading a long prompt) included.
  * An iterator written by hand: lighter than a TransformStream or an async generator, each of which adds
- * promise hops to every chunk of every step. `abort()` is `cancel()` under the name the SDK calls.
+ * promise hops to every chunk of every step.
  */
 class TouchedBody {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -129,10 +127,6 @@ class TouchedBody {
     if (this.cancelled) return;
     this.cancelled = true;
     (this.reader ?? this.body).cancel().catch(() => undefined);
-  }
-
-  abort(): void {
-    this.cancel();
   }
 }
 

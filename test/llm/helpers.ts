@@ -5,7 +5,7 @@ import type { ModelDelta, ModelRequest } from '../../src/agent/types.js';
 import type { FakeOpenAIServer } from '../fakes/openai-server.js';
 
 /** The real client, pointed at the fake, with short limits so failures show fast. */
-export function clientFor(server: FakeOpenAIServer, overrides: Partial<ModelConfig> = {}) {
+export function clientFor(server: Pick<FakeOpenAIServer, 'baseURL'>, overrides: Partial<ModelConfig> = {}) {
   return new OpenAIChatModel({
     apiKey: 'test-key',
     baseURL: server.baseURL,
