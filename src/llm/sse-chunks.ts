@@ -7,8 +7,9 @@
  *
  * What the SDK does is kept: `[DONE]` ends the reply (the rest is read, not used), and an event whose
  * JSON carries `error` (an error sent inside a 200 stream) is thrown as the SDK's `APIError`. Where it
- * differs it says more: an event that is not JSON is a server error quoting it (the SDK throws a bare
- * SyntaxError), one event is capped at MAX_EVENT_CHARS, and a last event without its blank line is read.
+ * differs it says more: an `event: error` is an error whatever its JSON holds, an event that is not JSON
+ * is a server error quoting it (the SDK throws a bare SyntaxError), one event is capped at
+ * MAX_EVENT_CHARS, and a last event without its blank line is read.
  */
 import OpenAI from 'openai';
 import { createParser } from 'eventsource-parser';
@@ -33,7 +34,7 @@ export async function readSseChunks(
   let failure: unknown;
   const parser = createParser({
     maxBufferSize: MAX_EVENT_CHARS,
-    onEvent: ({ data }) => {
+    onEvent: ({ event, data }) => {
       if (done || stopped || failure !== undefined) return;
       if (data.startsWith('[DONE]')) {
         done = true;
@@ -46,8 +47,9 @@ export async function readSseChunks(
         failure = new ModelError('server', `The model server sent a stream event that is not JSON: ${data.slice(0, 200)}`, undefined, { cause: error });
         return;
       }
-      if (chunk?.error) {
-        failure = new OpenAI.APIError(undefined, chunk.error as object, undefined, headers);
+      // An `event: error` whose JSON has no `error` field is an error too (the SDK would take it for a chunk).
+      if (chunk?.error || event === 'error') {
+        failure = new OpenAI.APIError(undefined, (chunk?.error ?? chunk) as object, undefined, headers);
         return;
       }
       try {

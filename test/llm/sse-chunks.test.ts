@@ -85,6 +85,13 @@ describe('reading a reply\'s server-sent events', () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get('x-request-id')).toBe('r1');
   });
 
+  it('throws an error event whose JSON has no error field, with its words', async () => {
+    const text = `data: ${chunk('a')}\n\nevent: error\ndata: {"message":"Model is overloaded, try later."}\n\n`;
+    const error = await readSseChunks(pieces(text, 7).body, new Headers(), () => false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect((error as Error).message).toContain('Model is overloaded, try later.');
+  });
+
   it('names an event that is not JSON, quoting it', async () => {
     const error = await readSseChunks(pieces('data: <html>Bad gateway</html>\n\n', 6).body, new Headers(), () => false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
