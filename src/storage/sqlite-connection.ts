@@ -4,8 +4,11 @@
  * through @keyv/sqlite, which holds its own. A connection is shared by every call of its owner, and a
  * transaction on it would otherwise swallow the statements of a concurrent call (or fail on a nested
  * BEGIN), so each call, each `exclusive` piece of work and each whole transaction runs alone, in order.
+ * Writes, `exclusive` work and transactions then wait for the file's write gate (sqlite-gate.ts), so a
+ * connection never waits for another of this process on a thread of the pool.
  */
 import sqlite3 from 'sqlite3';
+import { onlyReads, writeGateFor, type WriteGate } from './sqlite-gate.js';
 
 /** Statements on a connection (inside `exclusive` or a transaction: straight on it, not queued). */
 export interface SqlRunner {
@@ -31,7 +34,10 @@ export class SqliteConnection implements SqlRunner {
   /** The raw handle, for a library that needs one (the run window's rate limiter); use it inside `exclusive`. */
   readonly db: sqlite3.Database;
 
-  private constructor(db: sqlite3.Database) {
+  private constructor(
+    db: sqlite3.Database,
+    private readonly gate: WriteGate | undefined,
+  ) {
     this.db = db;
     this.direct = {
       all: <T>(sql: string, params: unknown[] = []) =>
@@ -51,27 +57,29 @@ export class SqliteConnection implements SqlRunner {
       const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
     });
     db.configure('busyTimeout', options.busyMs);
-    const connection = new SqliteConnection(db);
+    const connection = new SqliteConnection(db, writeGateFor(file));
     if (options.synchronousNormal) await connection.direct.run('PRAGMA synchronous=NORMAL');
     return connection;
   }
 
   all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]> {
-    return this.alone(() => this.direct.all<T>(sql, params));
+    const read = () => this.direct.all<T>(sql, params);
+    return onlyReads(sql) ? this.alone(read) : this.writing(read);
   }
 
   run(sql: string, params?: unknown[]): Promise<{ lastID: number; changes: number }> {
-    return this.alone(() => this.direct.run(sql, params));
+    const run = () => this.direct.run(sql, params);
+    return onlyReads(sql) ? this.alone(run) : this.writing(run);
   }
 
   /** Several statements at once (the schema). */
   exec(sql: string): Promise<void> {
-    return this.alone(() => new Promise<void>((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve()))));
+    return this.writing(() => new Promise<void>((resolve, reject) => this.db.exec(sql, (error) => (error ? reject(error) : resolve()))));
   }
 
-  /** Run `work` alone on this connection: no other call of ours interleaves with its statements. */
+  /** Run `work` alone on this connection: no other call of ours interleaves with its statements. It may write. */
   exclusive<T>(work: (db: SqlRunner) => Promise<T>): Promise<T> {
-    return this.alone(() => work(this.direct));
+    return this.writing(() => work(this.direct));
   }
 
   /**
@@ -80,7 +88,7 @@ export class SqliteConnection implements SqlRunner {
    * waits up to the busy timeout). Rolled back if `work` throws.
    */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    return this.alone(async () => {
+    return this.writing(async () => {
       await this.direct.run('BEGIN IMMEDIATE');
       try {
         const result = await work(this.direct);
@@ -95,6 +103,12 @@ export class SqliteConnection implements SqlRunner {
 
   close(): Promise<void> {
     return this.alone(() => new Promise<void>((resolve, reject) => this.db.close((error) => (error ? reject(error) : resolve()))));
+  }
+
+  /** Alone on this connection, then (the gate taken last) alone among this process's writers to the file. */
+  private writing<T>(operation: () => Promise<T>): Promise<T> {
+    const { gate } = this;
+    return gate ? this.alone(() => gate.write(operation)) : this.alone(operation);
   }
 
   private alone<T>(operation: () => Promise<T>): Promise<T> {

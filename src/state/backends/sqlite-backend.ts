@@ -5,6 +5,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import { guarded, type Backend, type OpenOptions } from './backend.js';
 import { sqlBackend, type Query } from './sql-backend.js';
 import { sqlStatements } from './sql-statements.js';
+import { onlyReads, writeGateFor } from '../../storage/sqlite-gate.js';
 
 /** Open (creating the directory and file if needed) a SQLite database in WAL mode. */
 export async function openSqliteBackend(file: string, options: OpenOptions): Promise<Backend> {
@@ -13,7 +14,7 @@ export async function openSqliteBackend(file: string, options: OpenOptions): Pro
   }
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: options.timeouts.busyMs });
   const where = file;
-  const query = adapter.query as Query;
+  const query = gatedWrites(adapter, file);
   const statements = sqlStatements('sqlite', adapter.opts.table ?? 'keyv');
   await guarded('sqlite', where, 'opening the database', async () => {
     for (const statement of statements.setup) await query(statement);
@@ -21,3 +22,16 @@ export async function openSqliteBackend(file: string, options: OpenOptions): Pro
   return sqlBackend('sqlite', where, adapter, query, statements, { kind: 'sqlite', file, busyMs: options.timeouts.busyMs });
 }
 
+
+/**
+ * The adapter's writes wait for the file's write gate (see sqlite-gate.ts), Keyv's own (`set`, `delete`:
+ * its methods all go through `adapter.query`) and the log's alike; reads go straight on.
+ */
+function gatedWrites(adapter: KeyvSqlite, file: string): Query {
+  const raw = adapter.query as Query;
+  const gate = writeGateFor(file);
+  if (!gate) return raw;
+  const query: Query = (sql, ...params) => (onlyReads(sql) ? raw(sql, ...params) : gate.write(() => raw(sql, ...params)));
+  adapter.query = query as typeof adapter.query;
+  return query;
+}
