@@ -191,7 +191,7 @@ export async function benchSchedules(): Promise<BenchSection[]> {
       rows: delayRows,
       notes: [
         'From the moment the clock reaches the occurrence to the model server receiving the run\'s first request, through the whole bot: the claim, the pre-run checks (the owner and the channel fetched from Discord, permissions), admission, the thread opened; against an /ask on the same bot, from its interaction to its model request.',
-        '20 due at once are 20 turns starting together: on SQLite they queue for the file\'s write lock (20 /ask at once wait as long), on Redis and PostgreSQL they do not.',
+        '20 due at once are 20 turns starting together, sharing this machine\'s cores; on SQLite their writes take turns in this process (src/storage/sqlite-gate.ts) rather than waiting for the file\'s lock on pool threads.',
       ],
     },
   ];
