@@ -47,9 +47,13 @@ export async function readSseChunks(
         failure = new ModelError('server', `The model server sent a stream event that is not JSON: ${data.slice(0, 200)}`, undefined, { cause: error });
         return;
       }
+      if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
+        failure = new ModelError('server', `The model server sent a stream event that is not a JSON object: ${data.slice(0, 200)}`);
+        return;
+      }
       // An `event: error` whose JSON has no `error` field is an error too (the SDK would take it for a chunk).
-      if (chunk?.error || event === 'error') {
-        failure = new OpenAI.APIError(undefined, (chunk?.error ?? chunk) as object, undefined, headers);
+      if (chunk.error || event === 'error') {
+        failure = new OpenAI.APIError(undefined, (chunk.error ?? chunk) as object, undefined, headers);
         return;
       }
       try {

@@ -7,7 +7,7 @@ import { addUsage, emptyUsage } from '../agent/usage.js';
 import type { Usage } from '../agent/types.js';
 import { StorageError } from '../errors.js';
 import type { Backend, LogEntry } from './backends/backend.js';
-import { KeyedSerializer } from './keyed-serializer.js';
+import { KeyedSerializer } from '../storage/keyed-serializer.js';
 import { RECORD_VERSION, StoredMessageSchema, decodeEntry, encodeBatch, encodeTombstone, type Migrations } from './records.js';
 import type { Conversation, ConversationStore, NewMessage, StorageLogger, StoredMessage } from './types.js';
 

@@ -14,7 +14,7 @@ import {
   defaultGuildSettings,
   type GuildSettings,
 } from './guild-settings-schema.js';
-import { KeyedSerializer } from './keyed-serializer.js';
+import { KeyedSerializer } from '../storage/keyed-serializer.js';
 import type { GuildSettingsStore, StorageLogger } from './types.js';
 
 /** What the guild settings store is built from. */

@@ -15,31 +15,21 @@
  * holder runs statements on its own connection only, so two callers can never wait for each other.
  */
 import path from 'node:path';
+import { KeyedSerializer } from './keyed-serializer.js';
 
 export interface WriteGate {
   /** Run `write` when no other write to this file, from this process, is in progress. */
   write<T>(write: () => Promise<T>): Promise<T>;
 }
 
-const gates = new Map<string, WriteGate>();
+/** This process's writers, one at a time per file (keyed by its absolute path). */
+const writers = new KeyedSerializer();
 
 /** The gate of `file`, shared by every connection of this process to it; none for a private in-memory database. */
 export function writeGateFor(file: string): WriteGate | undefined {
   if (file === ':memory:' || file === '') return undefined;
   const key = path.resolve(file);
-  let gate = gates.get(key);
-  if (!gate) {
-    let last: Promise<unknown> = Promise.resolve();
-    gate = {
-      write: (write) => {
-        const turn = last.then(write, write);
-        last = turn.catch(() => undefined);
-        return turn;
-      },
-    };
-    gates.set(key, gate);
-  }
-  return gate;
+  return { write: (write) => writers.run(key, write) };
 }
 
 /** A statement that only reads (a SELECT, or a PRAGMA that reads a table's shape); anything else takes a turn. */

@@ -98,6 +98,13 @@ describe('reading a reply\'s server-sent events', () => {
     expect(error).toMatchObject({ kind: 'server', message: expect.stringContaining('not JSON: <html>Bad gateway</html>') });
   });
 
+  it('names an event whose JSON is not an object, quoting it', async () => {
+    for (const data of ['null', '42', '"text"', '[1,2]']) {
+      const error = await readSseChunks(pieces(`data: ${data}\n\n`, 3).body, new Headers(), () => false).catch((e: unknown) => e);
+      expect(error, data).toMatchObject({ kind: 'server', message: `The model server sent a stream event that is not a JSON object: ${data}` });
+    }
+  });
+
   it('passes on what the caller throws, and reads nothing after it', async () => {
     const { body, reads } = pieces(stream, 4);
     const thrown = new Error('the caller failed');

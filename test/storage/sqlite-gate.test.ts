@@ -66,10 +66,21 @@ describe('writes to one SQLite file from many connections of one process', () =>
     expect(await connection.all('SELECT x FROM t')).toEqual([{ x: 1 }]);
   });
 
-  it('is one gate per file, none for a private in-memory database, and reads take no turn', () => {
+  it('is one gate per file, however its path is written, none for a private in-memory database, and reads take no turn', async () => {
     const file = tempFile();
-    expect(writeGateFor(file)).toBe(writeGateFor(path.join(path.dirname(file), '.', path.basename(file))));
-    expect(writeGateFor(file)).not.toBe(writeGateFor(`${file}-other`));
+    const same = writeGateFor(path.join(path.dirname(file), '.', path.basename(file)))!;
+    const order: string[] = [];
+    let release!: () => void;
+    const first = writeGateFor(file)!.write(() => new Promise<void>((resolve) => {
+      order.push('first starts');
+      release = () => (order.push('first ends'), resolve());
+    }));
+    const second = same.write(async () => void order.push('same file'));
+    await writeGateFor(`${file}-other`)!.write(async () => void order.push('other file')); // does not wait for the first
+    expect(order).toEqual(['first starts', 'other file']);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first starts', 'other file', 'first ends', 'same file']);
     expect(writeGateFor(':memory:')).toBeUndefined();
     expect(['SELECT 1', '  select key FROM t', 'PRAGMA table_info(t)'].every(onlyReads)).toBe(true);
     expect(['INSERT INTO t VALUES (1)', 'UPDATE t SET x = 1 RETURNING x', 'DELETE FROM t', 'BEGIN IMMEDIATE', 'PRAGMA journal_mode=WAL', 'WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x'].some(onlyReads)).toBe(false);

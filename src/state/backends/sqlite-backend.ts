@@ -22,7 +22,6 @@ export async function openSqliteBackend(file: string, options: OpenOptions): Pro
   return sqlBackend('sqlite', where, adapter, query, statements, { kind: 'sqlite', file, busyMs: options.timeouts.busyMs });
 }
 
-
 /**
  * The adapter's writes wait for the file's write gate (see sqlite-gate.ts), Keyv's own (`set`, `delete`:
  * its methods all go through `adapter.query`) and the log's alike; reads go straight on.

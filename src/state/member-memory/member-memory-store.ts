@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { StorageError } from '../../errors.js';
 import type { Backend, LogEntry } from '../backends/backend.js';
 import { checkId } from '../conversation-store.js';
-import { KeyedSerializer } from '../keyed-serializer.js';
+import { KeyedSerializer } from '../../storage/keyed-serializer.js';
 import {
   oneLineEntry, decodeEntry, encodeEntry, encodeTombstone, MEMORY_LIMITS, sameWords,
   type EntryOrigin, type MemoryEntry, type MemoryLimits,

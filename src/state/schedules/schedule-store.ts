@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { storageFailure, type Backend } from '../backends/backend.js';
-import { KeyedSerializer } from '../keyed-serializer.js';
+import { KeyedSerializer } from '../../storage/keyed-serializer.js';
 import type { StorageLogger } from '../types.js';
 import { GuildSchedulesSchema, type NewSchedule, type Schedule } from './schedule-schema.js';
 

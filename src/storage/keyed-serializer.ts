@@ -1,7 +1,7 @@
 /**
  * Runs async work one at a time per key, in call order, inside this process. The stores use it so that
  * appends to one thread land in the order they were made and a guild's settings are never updated by
- * two read-modify-writes at once. It is not a user-facing queue (see ThreadQueue for bounded waits):
+ * two read-modify-writes at once; SQLite's write gate (sqlite-gate.ts), so that one file has one writer. It is not a user-facing queue (see ThreadQueue for bounded waits):
  * every call here is a short storage operation that already has its own timeouts.
  */
 export class KeyedSerializer {
