@@ -18,7 +18,7 @@ import pg from 'pg';
 import { createEngine } from '../src/agent/engine.js';
 import type { ToolDefinition } from '../src/agent/tool.js';
 import type { ChatMessage, ChatModel, ModelRequest, ModelReply } from '../src/agent/types.js';
-import { memoryBlock } from '../src/discord/memory/memory-block.js';
+import { memoryBlock } from '../src/discord/memory/turn-memory.js';
 import { instructionsFor } from '../src/discord/turn/conversation.js';
 import { openThreadIndex, type ThreadIndex } from '../src/knowledge/thread-index/index.js';
 import { threadMatch } from '../src/knowledge/thread-index/sqlite-threads.js';

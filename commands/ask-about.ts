@@ -17,11 +17,10 @@ import {
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
 import { attachmentsOf } from '../src/discord/messages/message-text.js';
-import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
+import { displayNameOf, scopeOf, NO_MENTIONS } from '../src/discord/members.js';
 import type { AskedAbout } from '../src/discord/pending-asks.js';
 import { commandPlaceProblem } from '../src/discord/posting/permissions.js';
 import type { BotServices } from '../src/discord/services.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 
 const PREFIX = 'ask-about:';
 export const askAbout: MessageCommand = {

@@ -6,8 +6,7 @@
  */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { displayNameOf, scopeOf, NO_MENTIONS } from '../src/discord/members.js';
 import { commandPlaceProblem } from '../src/discord/posting/permissions.js';
 
 export const ask: Command = {

@@ -5,7 +5,7 @@
  */
 import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import type { ToolDefinition } from '../src/agent/tool.js';
-import { roleIdsOf, ruleChannel } from '../src/discord/interaction-info.js';
+import { roleIdsOf, ruleChannel } from '../src/discord/members.js';
 import type { AccessScope, RuleTarget } from '../src/policy/index.js';
 
 /** Channel kinds a rule or setting can name. Threads are left out: rules apply to their parent. */

@@ -9,10 +9,8 @@ import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlag
 import type { Command } from '../src/discord/command.js';
 import { recordAudit } from '../src/discord/rules/audit-trail.js';
 import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/text/conversation-export.js';
-import { scopeOf } from '../src/discord/interaction-info.js';
-import { displayNameOf } from '../src/discord/interaction-info.js';
+import { scopeOf, displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 
 export const exportCommand: Command = {

@@ -1,7 +1,7 @@
 /** /help — how to use the bot here, and which tools it may use in this channel. */
 import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { scopeOf } from '../src/discord/interaction-info.js';
+import { scopeOf } from '../src/discord/members.js';
 
 export const help: Command = {
   data: new SlashCommandBuilder()

@@ -14,9 +14,8 @@ import {
   type Guild,
 } from 'discord.js';
 import type { MessageCommand } from '../src/discord/command.js';
-import { isRestrictedChannel } from '../src/discord/rules/rules.js';
-import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { isRestrictedChannel } from '../src/discord/posting/permissions.js';
+import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { documentFromDiscordMessage, KnowledgeInputError } from '../src/knowledge/index.js';
 import { addDocument, KNOWLEDGE_OFF } from './kb-subcommands.js';

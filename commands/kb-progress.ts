@@ -6,7 +6,7 @@
  * token budget (GUILD_DAILY_TOKENS and `/settings limits`), in the moderator's name, like a run's.
  */
 import type { CommandInteraction } from 'discord.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import type { UsageServices } from '../src/discord/services.js';
 import { progressText, type AddProgress, type EmbeddingBudget } from '../src/knowledge/index.js';
 import { effectiveLimits } from '../src/policy/index.js';

@@ -4,10 +4,10 @@
  * Refusals of the input (type, size, caps, address rules) are KnowledgeInputError, shown as they are.
  */
 import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteraction } from 'discord.js';
-import { channelViewer } from '../src/discord/rules/rules.js';
+import { channelViewer } from '../src/discord/posting/permissions.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import { formatBytes, type AddResult, type DocumentInfo, type DocumentInput } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';
 import { progressReplies, serverBudget, type BudgetServices } from './kb-progress.js';

@@ -6,7 +6,7 @@
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { KnowledgeInputError } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';

@@ -9,8 +9,7 @@ import {
   type ChatInputCommandInteraction,
 } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { displayNameOf, scopeOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { displayNameOf, scopeOf, NO_MENTIONS } from '../src/discord/members.js';
 import type { BotServices } from '../src/discord/services.js';
 import { describeError } from '../src/errors.js';
 import { entryLabel, notesExport, notesList } from './memory-text.js';

@@ -6,8 +6,7 @@
  */
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
-import { displayNameOf } from '../src/discord/interaction-info.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { postToLogChannel, recordAudit } from '../src/discord/rules/audit-trail.js';
 import type { ChangeRecord } from '../src/policy/index.js';

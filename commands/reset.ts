@@ -20,9 +20,8 @@ import {
 } from 'discord.js';
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { Command } from '../src/discord/command.js';
-import { displayNameOf } from '../src/discord/interaction-info.js';
+import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 
 const PREFIX = 'reset:';

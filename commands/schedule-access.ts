@@ -5,7 +5,7 @@
  */
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices } from '../src/discord/services.js';
-import { scopeOf } from '../src/discord/interaction-info.js';
+import { scopeOf } from '../src/discord/members.js';
 import { rightRefusal } from '../src/discord/text/schedule-text.js';
 import { scheduleRightProblem } from '../src/policy/index.js';
 import type { Schedule } from '../src/state/index.js';

@@ -7,7 +7,7 @@
  */
 import { ChannelType } from 'discord.js';
 import { cleanText } from '../src/agent/clean-text.js';
-import { displayNameOf, ruleChannel, scopeOf } from '../src/discord/interaction-info.js';
+import { displayNameOf, ruleChannel, scopeOf } from '../src/discord/members.js';
 import { missingPermissionsSentence, missingFor } from '../src/discord/posting/permissions.js';
 import { capRefusal, nextRunsText, questionPreview, whenText } from '../src/discord/text/schedule-text.js';
 import { capProblem } from '../src/policy/index.js';

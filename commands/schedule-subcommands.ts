@@ -3,8 +3,7 @@
  * scheduler; `run` starts the owner's turn now (with the checks of any run) and answers with a link to
  * its thread as soon as it is open.
  */
-import { displayNameOf } from '../src/discord/interaction-info.js';
-import { cachedMentionNames } from '../src/discord/interaction-info.js';
+import { displayNameOf, cachedMentionNames } from '../src/discord/members.js';
 import { nextRunsText, questionPreview, scheduleLine, whenText } from '../src/discord/text/schedule-text.js';
 import type { ScheduledPlace } from '../src/discord/turn/record.js';
 import { OptionProblem } from './command-options.js';

@@ -7,7 +7,7 @@
  */
 import { ChannelType, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { WHEN_MAX_CHARS } from '../src/schedules/index.js';
 import { describeError } from '../src/errors.js';

@@ -8,9 +8,8 @@
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder, type ChatInputCommandInteraction } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
 import type { BotServices } from '../src/discord/services.js';
-import { ruleChannel } from '../src/discord/interaction-info.js';
+import { ruleChannel, NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
 import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, type DisplayLevel, type ScheduleAccess } from '../src/policy/index.js';

@@ -7,7 +7,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 import { escapeInline, inertLinks } from '../src/agent/clean-text.js';
 import type { ToolListing } from '../src/agent/tool.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import type { RuleServices } from '../src/discord/services.js';
 import { pinMismatch, pinnedListing } from '../src/policy/index.js';
 import { OptionProblem, toolOption } from './command-options.js';

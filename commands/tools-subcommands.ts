@@ -6,7 +6,7 @@
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
 import type { BotServices, RuleServices, Runtime } from '../src/discord/services.js';
 import { fitMessage, splitMessage } from '../src/discord/posting/split-message.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { escapeInline } from '../src/agent/clean-text.js';
 import {

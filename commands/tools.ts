@@ -12,7 +12,7 @@ import {
   type SlashCommandSubcommandBuilder,
 } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
+import { NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { enabledByDefault } from '../src/policy/index.js';
 import { AUDIT_SHOW_MAX } from '../src/discord/text/audit-text.js';

@@ -4,9 +4,8 @@
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { roleIdsOf } from '../src/discord/interaction-info.js';
+import { roleIdsOf, NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
-import { NO_MENTIONS } from '../src/discord/posting/mention-words.js';
 import { describeError } from '../src/errors.js';
 import { effectiveLimits, serverLimits } from '../src/policy/index.js';
 import { guildUsageText, memberUsageText } from '../src/discord/text/usage-text.js';

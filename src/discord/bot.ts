@@ -1,17 +1,17 @@
 /**
  * The bot: a discord.js client with the fewest intents needed, routing each interaction to the entry
- * of the interaction list that answers it (see interactions.ts) and thread messages to follow-ups.
- * `startBot` resolves once the client is ready. The list comes from the composition root, so this layer
- * never imports `commands/`; it only routes, and knows no command name or custom id of its own.
+ * of the interaction list that answers it (see interactions.ts) and thread messages to follow-ups, and
+ * timing how long each interaction waits for its first response. `startBot` resolves once the client is
+ * ready. The list comes from the composition root, so this layer never imports `commands/`; it only
+ * routes, and knows no command name or custom id of its own.
  */
-import { Client, Events, GatewayIntentBits, MessageFlags, Partials, Status, type ClientOptions, type Interaction, type RepliableInteraction } from 'discord.js';
-import { measureAcknowledgements, type AcknowledgementObserver } from './acknowledgements.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Partials, RESTEvents, Status, type ClientOptions, type Interaction, type RepliableInteraction } from 'discord.js';
 import { inviteUrl } from './invite.js';
 import type { BotServices } from './services.js';
 import { messageRouter } from './messages/router.js';
 import { interactionRegistry, NOT_KNOWN, type InteractionEntry } from './interactions.js';
 import { stopRunsInClosedThreads, stopRunsThatCannotPost } from './runs/thread-closure.js';
-import { NO_MENTIONS } from './posting/mention-words.js';
+import { NO_MENTIONS } from './members.js';
 import { describeError } from '../errors.js';
 
 export interface BotOptions {
@@ -37,6 +37,9 @@ export interface RunningBot {
   /** Stop runs (each posts that it was interrupted), then disconnect. */
   stop(): Promise<void>;
 }
+
+/** Receives one measurement: what kind of interaction, and seconds to its first response. */
+export type AcknowledgementObserver = (kind: string, seconds: number) => void;
 
 export function createClient(messageContent: boolean, apiBaseUrl?: string, extra: Pick<ClientOptions, 'rest' | 'ws'> = {}, directMessages = false): Client {
   const intents = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages];
@@ -67,6 +70,8 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   // Every message is read once: a question (a mention, a follow-up, a forum post, a DM) or nothing.
   const onMessage = messageRouter(services);
   client.on(Events.MessageCreate, (message) => {
+    // Every step the bot posts comes back as a message of its own: never a question, so never read.
+    if (message.author.id === client.user?.id) return;
     void onMessage(message).catch((error) => logger.error({ err: error, messageId: message.id, channelId: message.channelId }, 'a message could not be handled'));
   });
   // A person who deletes what they sent takes it back (Discord sends only ids; the message may be uncached).
@@ -157,4 +162,39 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
       await client.destroy();
     },
   };
+}
+
+// Acknowledgement latency, measured from outside the commands: the time from an interaction reaching this
+// process to the response to Discord's first callback for it (a deferral, reply, update or autocomplete
+// answer all go to `POST /interactions/:id/:token/callback`). Discord's own creation time is not used:
+// its clock and ours differ, and what the bot controls starts at receipt.
+
+// Discord allows 3 s to acknowledge; past this an entry can no longer be answered and is dropped.
+const FORGET_AFTER_MS = 5_000;
+const CALLBACK = /^\/interactions\/(\d+)\/[^/]+\/callback/;
+
+/** Start measuring on `client`; call before logging in. */
+export function measureAcknowledgements(client: Client, observe: AcknowledgementObserver, now: () => number = performance.now.bind(performance)): void {
+  const pending = new Map<string, { at: number; kind: string }>();
+  client.on(Events.InteractionCreate, (interaction) => {
+    const id = interaction.id;
+    pending.set(id, { at: now(), kind: kindOf(interaction) });
+    setTimeout(() => pending.delete(id), FORGET_AFTER_MS).unref();
+  });
+  client.rest.on(RESTEvents.Response, (request, response) => {
+    const id = CALLBACK.exec(request.path)?.[1];
+    const entry = id === undefined ? undefined : pending.get(id);
+    if (!entry || response.status >= 400) return;
+    pending.delete(id!);
+    observe(entry.kind, (now() - entry.at) / 1000);
+  });
+}
+
+function kindOf(interaction: Interaction): string {
+  if (interaction.isChatInputCommand()) return 'command';
+  if (interaction.isAutocomplete()) return 'autocomplete';
+  if (interaction.isButton()) return 'button';
+  if (interaction.isMessageComponent()) return 'component';
+  if (interaction.isModalSubmit()) return 'modal';
+  return 'other';
 }

@@ -6,7 +6,7 @@
 import type { Logger } from '../logger.js';
 import type { RunScope } from './channel-settings.js';
 
-/** The tools a run in a scope may use right now (the rules' tool policy, src/discord/rules/tool-policy.ts). */
+/** The tools a run in a scope may use right now (the rules' tool policy, in src/discord/rules/rules.ts). */
 export type AllowedTools = (scope: RunScope) => Promise<ReadonlySet<string>>;
 
 /**

@@ -4,7 +4,7 @@
  * left out, and a note's text unable to close or open the fence it sits in.
  */
 import { describe, expect, it } from 'vitest';
-import { memoryBlock } from '../../src/discord/memory/memory-block.js';
+import { memoryBlock } from '../../src/discord/memory/turn-memory.js';
 import { TokenCounter } from '../../src/state/index.js';
 import type { MemoryEntry } from '../../src/state/index.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainMentions, type MentionNames } from '../../src/discord/posting/mention-words.js';
-import { threadName } from '../../src/discord/interaction-info.js';
+import { plainMentions, type MentionNames, threadName } from '../../src/discord/members.js';
 
 const names: MentionNames = {
   user: (id) => ({ '111': 'Alice', '222': '@everyone' })[id],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelReply, Usage } from '../../src/agent/types.js';
-import { BUDGET_UNCHECKED, runBudget } from '../../src/discord/turn/run-budget.js';
+import { BUDGET_UNCHECKED, runBudget } from '../../src/discord/turn/claim.js';
 import { silentLogger } from '../../src/logger.js';
 import { StorageError } from '../../src/errors.js';
 import { TokenCounter, type Refusal, type UsageTicket } from '../../src/state/index.js';

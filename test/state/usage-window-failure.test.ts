@@ -7,7 +7,7 @@
  */
 import sqlite3 from 'sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decide, type AdmissionRules } from '../../src/discord/turn/admission.js';
+import { decide, type AdmissionRules } from '../../src/discord/turn/claim.js';
 import { StorageError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Backend } from '../../src/state/backends/backend.js';

@@ -6,7 +6,7 @@
 import { MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
-import { displayNameOf } from '../interaction-info.js';
+import { displayNameOf } from '../members.js';
 import { APPROVAL_PREFIX, approvalRow } from '../posting/run-components.js';
 import type { Turns } from '../turn/pipeline.js';
 

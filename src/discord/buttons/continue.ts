@@ -5,7 +5,7 @@
  */
 import { MessageFlags } from 'discord.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
-import { displayNameOf, scopeOf } from '../interaction-info.js';
+import { displayNameOf, scopeOf } from '../members.js';
 import { CONTINUE_PREFIX, continueRow } from '../posting/run-components.js';
 import type { OneTimeClaims } from '../runs/one-time-claims.js';
 import type { Turns } from '../turn/pipeline.js';

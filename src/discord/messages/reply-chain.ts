@@ -10,7 +10,7 @@
 import { PermissionFlagsBits, type GuildMember, type Message } from 'discord.js';
 import { cleanText } from '../../agent/clean-text.js';
 import type { AttachmentRef } from '../files/attachments.js';
-import { displayNameOf } from '../interaction-info.js';
+import { displayNameOf } from '../members.js';
 import { attachmentsOf } from './message-text.js';
 
 /** Longest text kept of one quoted message, and of them all together. */

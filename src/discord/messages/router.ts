@@ -2,8 +2,9 @@
  * Messages as questions, wherever people talk: each message the bot receives is read here once and
  * becomes a turn's origin, or nothing.
  *
- * - Never a question: the bot's own messages, other bots', webhooks', system messages; mentions of
- *   @everyone, @here or a role (only a mention of the bot itself, or a reply to it, addresses it).
+ * - Never a question: other bots' messages (the bot's own never reach here: bot.ts drops them),
+ *   webhooks', system messages; mentions of @everyone, @here or a role (only a mention of the bot
+ *   itself, or a reply to it, addresses it).
  * - In a thread the bot opened: a follow-up (any message with the Message Content intent, else those
  *   that mention it).
  * - In a text or announcement channel: a mention opens a thread on that message (`mention`); where the
@@ -19,8 +20,7 @@
 import { ChannelType, PermissionFlagsBits, type Message } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import type { AnswerMode } from '../../policy/index.js';
-import { displayNameOf, scopeOf } from '../interaction-info.js';
-import { NO_MENTIONS } from '../posting/mention-words.js';
+import { displayNameOf, scopeOf, NO_MENTIONS } from '../members.js';
 import { missingFor, missingPermissionsSentence } from '../posting/permissions.js';
 import { channelTarget, threadTarget, type TurnTarget } from '../posting/target.js';
 import type { Rules } from '../rules/rules.js';
@@ -47,7 +47,7 @@ export function messageRouter(deps: MessageRouterDeps) {
 
   return async function route(message: Message): Promise<void> {
     const botId = message.client.user?.id;
-    if (!botId || message.author.id === botId) return;
+    if (!botId) return;
     // Never a question: other bots (two bots mentioning each other must not loop), webhooks, system messages.
     if (message.author.bot || message.webhookId || message.system) return;
     const channel = message.channel;

@@ -5,7 +5,7 @@
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, Client, DMChannel, Message, RepliableInteraction, ThreadChannel, VoiceChannel } from 'discord.js';
 import { InteractionWebhook, PermissionFlagsBits, Routes } from 'discord.js';
 import { DiscordCode, discordCode, missingInThread, threadClosed, threadProblem } from './permissions.js';
-import { NO_MENTIONS } from './mention-words.js';
+import { NO_MENTIONS } from '../members.js';
 
 /** A message the bot posted, by ids (the /ask reply, an approval request). */
 export interface MessageRef {

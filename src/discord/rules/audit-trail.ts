@@ -8,7 +8,7 @@ import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { withAuditEntry, type ChangeRecord } from '../../policy/index.js';
 import type { GuildSettings, GuildSettingsStore } from '../../state/index.js';
-import { NO_MENTIONS } from '../posting/mention-words.js';
+import { NO_MENTIONS } from '../members.js';
 
 export interface AuditDeps {
   guildSettings: Pick<GuildSettingsStore, 'update'>;

@@ -18,7 +18,6 @@
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
  */
-import { PermissionFlagsBits, type Client, type Guild, type GuildMember } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import {
   answerMode,
@@ -26,9 +25,14 @@ import {
   channelSettings,
   defaultChannelSettings,
   effectiveLimits,
+  enabledToolNames,
   memorySettings,
   MEMORY_UNREADABLE,
+  pinMismatch,
+  resolveToolAccess,
+  safeToolNames,
   scheduleAccess,
+  withoutMemoryOff,
   type AllowedTools,
   type AnswerMode,
   type ApprovalCall,
@@ -36,10 +40,11 @@ import {
   type ChannelDefaults,
   type ChannelSettings,
   type MemorySettings,
+  type PolicyTool,
   type RunScope,
   type ScheduleAccess,
 } from '../../policy/index.js';
-import type { EffectiveLimits, GuildSettingsStore, UsageLimits } from '../../state/index.js';
+import type { EffectiveLimits, GuildSettings, GuildSettingsStore, UsageLimits } from '../../state/index.js';
 
 /** The rules where one member asks, in one channel. */
 export interface PlaceRules {
@@ -154,46 +159,82 @@ export function createRules(deps: RulesDeps): Rules {
 }
 
 /*
- * Who may see a channel, for what was said in it: a knowledge passage taken from a channel's message is
- * shown only to members with View Channel there. Read from discord.js's caches, with one fetch for a
- * member or channel not cached yet; anything that cannot be read counts as "cannot view".
+ * The tools part of the rules: `createToolPolicy` reads the guild's settings on every call (the engine
+ * asks before every step, so a moderator's change applies on the next step of a running run) and
+ * resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
+ * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change;
+ * so are the memory tools where a moderator turned that memory off.
  */
 
-/** Whether a member may view a channel; what `search_knowledge` and `/kb search` ask per channel. */
-export type ChannelViewer = (channelId: string) => Promise<boolean>;
-
-/** The channel viewer of `userId` in `guild` (no guild: nothing channel-bound is visible). */
-export function channelViewer(guild: Guild | null | undefined, userId: string): ChannelViewer {
-  let member: Promise<GuildMember | undefined> | undefined;
-  const memberOf = (g: Guild) => (member ??= g.members.fetch(userId).catch(() => undefined));
-  return async (channelId) => {
-    if (!guild) return false;
-    const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-    const who = guild.members.cache.get(userId) ?? (await memberOf(guild));
-    if (!channel || !who) return false;
-    return channel.permissionsFor(who).has(PermissionFlagsBits.ViewChannel);
-  };
-}
-
-
-/** Whether @everyone lacks View Channel in a channel: only some members can read it. Unknown: true. */
-export async function isRestrictedChannel(guild: Guild, channelId: string): Promise<boolean> {
-  const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-  if (!channel) return true;
-  return !channel.permissionsFor(guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
+/** A tool held back in a guild because it changed since a moderator enabled it. */
+export interface SuspendedTool {
+  guildId: string;
+  tool: string;
+  /** Where moderators read about changes (the guild's log channel), if set. */
+  logChannelId?: string;
 }
 
 /**
- * What a run may quote from a channel: every member it answers can view that channel, and a channel only
- * some members can read is quoted only in its own threads. Otherwise a moderator's question in a public
- * thread would put a mods-only passage where everyone reads the answer.
+ * Build the policy over a reader of the guild settings and the toolbox. If the settings cannot be read, a run gets
+ * only tools that were allowed at the last successful read for that scope and reach no network: a broken
+ * store must never switch a tool on, and a tool a moderator turned off stays off. With no earlier read,
+ * that is the built-in safe defaults. The failure is logged to `logger` at most once a minute per guild,
+ * since the engine asks before every step.
  */
-export function runAudienceViewer(client: Client, guildId: string | null | undefined, askerIds: readonly string[], postedIn: string): ChannelViewer {
-  const guild = guildId ? client.guilds.cache.get(guildId) : undefined;
-  const viewers = askerIds.map((id) => channelViewer(guild, id));
-  return async (channelId) => {
-    if (!guild) return false;
-    for (const canView of viewers) if (!(await canView(channelId))) return false;
-    return channelId === postedIn || !(await isRestrictedChannel(guild, channelId));
+export function createToolPolicy(
+  /** Reads a guild's settings (the rules object's reader). */
+  read: (guildId: string) => Promise<GuildSettings>,
+  toolList: readonly PolicyTool[] | (() => readonly PolicyTool[]),
+  logger: Pick<Logger, 'warn'>,
+  clock: () => number = Date.now,
+  onSuspended?: (suspended: SuspendedTool) => void,
+): AllowedTools {
+  // Tools from MCP servers come and go: read the list on every call when it is a function.
+  const toolsNow = typeof toolList === 'function' ? toolList : () => toolList;
+  // Tools that come and go are never among the safe defaults (they are off by default), so these hold.
+  const tools = toolsNow();
+  // Memory tools are not among them: with nothing read, whether memory is on here is not known.
+  const safeDefaults: ReadonlySet<string> = withoutMemoryOff(new Set(safeToolNames(tools)), MEMORY_UNREADABLE);
+  // Outside a guild there are no rules: the built-in defaults are the whole policy (and no member memory).
+  const noRules = withoutMemoryOff(enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools)), MEMORY_UNREADABLE);
+  /** `guild:tool` → the fingerprint already reported as suspended, so the log channel hears of a change once. */
+  const reported = new Map<string, string>();
+  const lastGood = new Map<string, ReadonlySet<string>>();
+  const lastWarned = new Map<string, number>();
+  const scopeKey = (scope: RunScope) => `${scope.guildId}:${scope.channelId}:${scope.categoryId}:${[...scope.roleIds].sort().join(',')}`;
+
+  return async (scope) => {
+    if (!scope.guildId) return noRules;
+    const key = scopeKey(scope);
+    let settings;
+    try {
+      settings = await read(scope.guildId);
+    } catch (error) {
+      const previous = lastGood.get(key);
+      const fallback = previous ? new Set([...previous].filter((name) => safeDefaults.has(name))) : safeDefaults;
+      const now = clock();
+      if (now - (lastWarned.get(scope.guildId) ?? -Infinity) >= 60_000) {
+        lastWarned.set(scope.guildId, now);
+        logger.warn(
+          { err: error, guildId: scope.guildId, channelId: scope.channelId, fallback: [...fallback] },
+          'could not read the tool rules; runs only get the built-in safe tools (no network tools) that were allowed before, until storage recovers',
+        );
+      }
+      return fallback;
+    }
+    const current = toolsNow();
+    const allowed = enabledToolNames(resolveToolAccess(settings, scope, current));
+    for (const tool of current) {
+      if (!allowed.has(tool.name) || !pinMismatch(settings, tool)) continue;
+      allowed.delete(tool.name);
+      const seen = `${scope.guildId}:${tool.name}`;
+      if (reported.get(seen) === tool.fingerprint) continue;
+      reported.set(seen, tool.fingerprint!);
+      onSuspended?.({ guildId: scope.guildId, tool: tool.name, logChannelId: settings.logChannelId });
+    }
+    // Memory a moderator turned off here takes its tools with it (`/settings memory`).
+    const here = withoutMemoryOff(allowed, memorySettings(settings, scope));
+    lastGood.set(key, here);
+    return here;
   };
 }

@@ -16,7 +16,7 @@ import type { ScheduledPlace } from '../turn/record.js';
 import { pauseAndTell } from './pause-notice.js';
 import { preRunChecks } from './pre-run-checks.js';
 import { runOccurrence } from './run-occurrence.js';
-import { cachedMentionNames } from '../interaction-info.js';
+import { cachedMentionNames } from '../members.js';
 import { runHeadline, runThreadName } from '../text/schedule-text.js';
 import type { DueOccurrence } from './scheduler.js';
 

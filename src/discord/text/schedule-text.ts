@@ -6,7 +6,7 @@
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { recurrence } from '../../schedules/index.js';
 import type { OccurrenceMark, Schedule } from '../../state/index.js';
-import { NO_NAMES, plainMentions, type MentionNames } from '../posting/mention-words.js';
+import { NO_NAMES, plainMentions, type MentionNames } from '../members.js';
 import { closeOpenFence, fitMessage, graphemeBoundary } from '../posting/split-message.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();

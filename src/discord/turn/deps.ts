@@ -11,7 +11,7 @@ import type { AttachmentReader } from '../files/attachments.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
 import type { Rules } from '../rules/rules.js';
 import type { RunRegistry } from '../runs/run-registry.js';
-import type { AdmissionRules } from './admission.js';
+import type { AdmissionRules } from './claim.js';
 
 export interface TurnDeps {
   engine: Engine;

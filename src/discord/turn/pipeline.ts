@@ -21,13 +21,13 @@ import { ThreadBusyError, type UsageTicket, type WaitingTurnRecord } from '../..
 import { TAKEN_OVER_NOTE } from '../text/schedule-text.js';
 import { refusalText } from '../text/usage-text.js';
 import { placeMessages, targetOf, type TurnTarget } from '../posting/target.js';
-import { checkInput, decide } from './admission.js';
+import { decide } from './claim.js';
 import { waitingTurnOf } from './approvals.js';
 import type { TurnDeps } from './deps.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
 import type { TurnOutcome } from './outcome.js';
 import { placeFor } from './place.js';
-import { payerMessage, type CheckedText, type QuestionOrigin, type TurnKind, type TurnMessage, type TurnOrigin, type TurnRecord } from './record.js';
+import { checkInput, payerMessage, type CheckedText, type QuestionOrigin, type TurnKind, type TurnMessage, type TurnOrigin, type TurnRecord } from './record.js';
 import { linkBackLater, replyFor, slowAdmissionNotice } from './reply.js';
 import { runTurn, type LiveTurn, type Resume } from './run-turn.js';
 import { createWaitingTurns, type ApprovalDecision, type Pressed } from './waiting-turns.js';

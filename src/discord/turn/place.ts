@@ -12,9 +12,8 @@
 import type { ChatInputCommandInteraction, Interaction, RepliableInteraction } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import type { ConversationStore } from '../../state/index.js';
-import { cachedMentionNames, displayNameOf, threadName } from '../interaction-info.js';
+import { cachedMentionNames, displayNameOf, threadName, NO_MENTIONS } from '../members.js';
 import { describeDiscordError, missingFor } from '../posting/permissions.js';
-import { NO_MENTIONS } from '../posting/mention-words.js';
 import { interactionTarget, threadTarget, type MessageRef, type PlaceRef, type TurnTarget } from '../posting/target.js';
 import { headline } from './reply.js';
 import type { QuestionOrigin, CheckedText } from './record.js';

@@ -4,7 +4,13 @@
  * whom the turn answers, where it posts, the messages, the place's settings read once: plain data, so
  * the run journal and a turn resumed after an approval (in another process, after a restart) read the
  * same thing. What is live beside it (the usage claim, the channel objects) is held by the pipeline.
+ *
+ * A question's text enters a turn only through `checkInput`, the one maker of `CheckedText`: it must say
+ * something and fit QUESTION_MAX_CHARS (checked here, whatever the Discord client allowed), and a DM is
+ * answered only with ALLOW_DMS. These checks need no storage, so an origin makes them before it
+ * acknowledges and refuses privately at once.
  */
+import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
@@ -16,6 +22,28 @@ export type { MessageRef, PlaceRef } from '../posting/target.js';
 
 /** A question's text after the checks that need no storage (`turns.checkInput`): cleaned, not blank, not too long. */
 export type CheckedText = string & { readonly __checked: unique symbol };
+
+/** What a question's text is checked against (QUESTION_MAX_CHARS, ALLOW_DMS). */
+export interface InputRules {
+  allowDms: boolean;
+  questionMaxChars: number;
+}
+
+/**
+ * The checks that need no storage (the text, DMs): instant, so a command can refuse privately before it
+ * acknowledges. The cleaned text, or the sentence to show.
+ */
+export function checkInput(rules: InputRules, scope: RunScope, rawText: string): { ok: true; text: CheckedText } | { ok: false; message: string } {
+  const text = cleanText(rawText).trim() as CheckedText;
+  if (isBlankQuestion(text)) return { ok: false, message: 'Your message has nothing I can read (it is empty, or only invisible or control characters). Write your question in words.' };
+  if ([...text].length > rules.questionMaxChars) {
+    return { ok: false, message: `Your question is ${[...text].length.toLocaleString('en-US')} characters long; I take at most ${rules.questionMaxChars.toLocaleString('en-US')}. Shorten it, or split it into a few questions.` };
+  }
+  if (!scope.guildId && !rules.allowDms) {
+    return { ok: false, message: 'I answer questions in servers, not in direct messages. Use `/ask` in a server we share.' };
+  }
+  return { ok: true, text };
+}
 
 /** One person's message in a turn. */
 export interface TurnMessage {

@@ -6,7 +6,7 @@
  * refusal, a reply under a follow-up that could not be taken, the Continue button given back.
  */
 import { MessageFlags, type Client } from 'discord.js';
-import { NO_MENTIONS } from '../posting/mention-words.js';
+import { NO_MENTIONS } from '../members.js';
 import { continueRow } from '../posting/run-components.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../posting/split-message.js';

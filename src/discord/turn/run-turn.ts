@@ -2,7 +2,7 @@
  * One turn's run, as orchestration only: load what the model is given (the thread's memory and the new
  * messages), run the engine (or resume it after an approval), show each event in the thread view, then
  * either keep the turn waiting for a person or save the exchange and finish the view. Every rule lives
- * in the module it names: the view posts, approvals.ts waits, save-exchange.ts saves, run-budget.ts
+ * in the module it names: the view posts, approvals.ts waits, conversation.ts saves, claim.ts
  * charges. Turns in one thread run one at a time (the pipeline queues them).
  */
 import type { Client } from 'discord.js';
@@ -10,14 +10,14 @@ import { escapeDisplayName } from '../../agent/clean-text.js';
 import type { AgentRun, CallDecision, Interruption, RunInput, RunState } from '../../agent/engine.js';
 import type { AgentResult } from '../../agent/types.js';
 import { TAKEN_BACK, type NewMessage, type UsageTicket } from '../../state/index.js';
-import { runAudienceViewer } from '../rules/rules.js';
+import { runAudienceViewer } from '../posting/permissions.js';
 import type { TurnTarget } from '../posting/target.js';
 import { waitForApproval } from './approvals.js';
 import { instructionsFor, loadHistory, saveExchange } from './conversation.js';
 import type { TurnDeps } from './deps.js';
 import type { TurnOutcome } from './outcome.js';
 import { askersOf, payerMessage, type TurnMessage, type TurnRecord } from './record.js';
-import { runBudget } from './run-budget.js';
+import { runBudget } from './claim.js';
 import { ThreadView } from './thread-view.js';
 
 /** A turn ready to run: its record, where it posts, and the usage claims that pay for it. */

@@ -1,18 +1,51 @@
 /**
- * The usage ticket as the engine's call budget: before each model call, one shared read of what is
- * left of the member's and the server's daily tokens (other runs, in this process or another, spend
- * them too); after each call, its tokens recorded at once. A server that reports no usage (0, or none
- * at all: some local servers) is counted with the local tokenizer instead, so it is capped as well.
+ * A turn's claim on the usage limits, from its admission to its last model call.
  *
+ * Admitted (`decide`, for text `checkInput` passed): the member's and the server's limits must have room,
+ * and a claim is taken in the shared usage store (a concurrency slot and a token reservation), which
+ * comes back as the run's usage ticket; a refusal comes back as the sentence to show the person.
+ *
+ * Spent (`runBudget`, the ticket as the engine's call budget): before each model call, one shared read of
+ * what is left of the member's and the server's daily tokens (other runs, in this process or another,
+ * spend them too); after each call, its tokens recorded at once. A server that reports no usage (0, or
+ * none at all: some local servers) is counted with the local tokenizer instead, so it is capped as well.
  * A turn answering several members (a busy team thread) is charged to each of them fairly: each pays
  * their messages' share of the input and an equal share of the output, against their own daily tokens.
  */
 import type { CallBudget } from '../../agent/run-plan.js';
 import type { ChatMessage, ModelReply, ToolSchema, Usage } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
-import { budgetRefusedNote } from '../text/usage-text.js';
-import { REPLY_PRIMING, type Refusal, type TokenCounter, type UsageTicket } from '../../state/index.js';
-import type { TurnRecord } from './record.js';
+import type { RunScope } from '../../policy/index.js';
+import { budgetRefusedNote, refusalText } from '../text/usage-text.js';
+import { REPLY_PRIMING, type AdmitOptions, type EffectiveLimits, type LimitName, type Refusal, type TokenCounter, type UsageLimiter, type UsageTicket } from '../../state/index.js';
+import type { InputRules, TurnRecord } from './record.js';
+
+/** What admission checks against: the question's rules, and the usage limiter holding the shared counters. */
+export interface AdmissionRules extends InputRules {
+  limiter: UsageLimiter;
+  logger: Logger;
+}
+
+/** Admitted (the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
+export type Decision = { ok: true; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
+
+/**
+ * The usage limits, for input already checked (`checkInput`, whose text type says so). `limits` is the
+ * member's limits where they ask (the rules object's `at(scope).limits`, so the turn's one read of the
+ * guild's settings serves it); it throws when they cannot be read, and the request is refused.
+ */
+export async function decide(rules: AdmissionRules, scope: RunScope, limits: () => Promise<EffectiveLimits>, options?: AdmitOptions): Promise<Decision> {
+  let admission;
+  try {
+    admission = await rules.limiter.admit({ guildId: scope.guildId, channelId: scope.channelId, userId: scope.userId }, await limits(), options);
+  } catch (error) {
+    // Closed, not open: without the counters nothing would stop one member spending the owner's account.
+    rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');
+    return { ok: false, message: 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' };
+  }
+  if (!admission.ok) return { ok: false, message: refusalText(admission), limit: admission.limit };
+  return { ok: true, ticket: admission.ticket };
+}
 
 /** The budget of one run, and the refusal that ended it, if one did. */
 export interface RunBudget extends CallBudget {
