@@ -158,6 +158,16 @@ export function createRules(deps: RulesDeps): Rules {
   };
 }
 
+/** The tools every one of `scopes`' members may use (one member: theirs), read afresh at each call (the engine asks at each step). */
+export function allowedForAll(rules: Pick<Rules, 'at'>, scopes: readonly RunScope[]): () => Promise<ReadonlySet<string>> {
+  const distinct = [...new Map(scopes.map((s) => [s.userId, s])).values()];
+  return async () => {
+    const sets = await Promise.all(distinct.map((scope) => rules.at(scope).allowedTools()));
+    const [first, ...rest] = sets;
+    return new Set([...(first ?? [])].filter((tool) => rest.every((set) => set.has(tool))));
+  };
+}
+
 /*
  * The tools part of the rules: `createToolPolicy` reads the guild's settings on every call (the engine
  * asks before every step, so a moderator's change applies on the next step of a running run) and

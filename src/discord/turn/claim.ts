@@ -26,6 +26,9 @@ export interface AdmissionRules extends InputRules {
   logger: Logger;
 }
 
+/** The refusal when the shared counters cannot be read: closed, not open (nothing may spend the owner's account unchecked). */
+export const LIMITS_UNCHECKED = 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.';
+
 /** Admitted (the usage ticket), or refused with the sentence to show and, for a usage limit, which. */
 export type Decision = { ok: true; ticket: UsageTicket } | { ok: false; message: string; limit?: LimitName };
 
@@ -41,10 +44,15 @@ export async function decide(rules: AdmissionRules, scope: RunScope, limits: () 
   } catch (error) {
     // Closed, not open: without the counters nothing would stop one member spending the owner's account.
     rules.logger.error({ err: error, guildId: scope.guildId, userId: scope.userId }, 'could not check usage limits; the request was refused');
-    return { ok: false, message: 'I cannot check usage limits right now (my storage is not answering), so I did not start anything. Try again in a moment.' };
+    return { ok: false, message: LIMITS_UNCHECKED };
   }
   if (!admission.ok) return { ok: false, message: refusalText(admission), limit: admission.limit };
   return { ok: true, ticket: admission.ticket };
+}
+
+/** Give claims back (each at most once: a ticket ignores a second release); one that fails frees itself when its lease ends. */
+export async function giveBack(logger: Pick<Logger, 'warn'>, ...tickets: UsageTicket[]): Promise<void> {
+  await Promise.all(tickets.map((ticket) => ticket.release().catch((error) => logger.warn({ err: error, ticket: ticket.id }, 'could not release a usage slot; it frees itself when its lease ends'))));
 }
 
 /** The budget of one run, and the refusal that ended it, if one did. */

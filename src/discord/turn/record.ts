@@ -10,13 +10,17 @@
  * answered only with ALLOW_DMS. These checks need no storage, so an origin makes them before it
  * acknowledges and refuses privately at once.
  */
+import { randomUUID } from 'node:crypto';
 import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
 import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
+import type { Logger } from '../../logger.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
 import type { AttachmentRef } from '../files/attachments.js';
 import type { MessageRef, PlaceRef, TurnTarget } from '../posting/target.js';
 import type { AskedAbout } from '../pending-asks.js';
+import type { PlaceRules, Rules } from '../rules/rules.js';
+import type { TurnOutcome } from './outcome.js';
 
 export type { MessageRef, PlaceRef } from '../posting/target.js';
 
@@ -86,6 +90,44 @@ export interface TurnRecord {
   /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
   logFields: Record<string, string | undefined>;
   settings: TurnSettings;
+}
+
+/** Where a turn that has its place posts, as the record keeps it (and the live target beside it). */
+export interface Placement {
+  target: TurnTarget;
+  place: PlaceRef;
+  reply?: MessageRef;
+}
+
+/**
+ * The record of a turn whose time has come (its thread's queue reached it): checked when it runs, not
+ * when it was queued (a thread can be locked or lose a permission meanwhile), with the place's settings
+ * read now (`here`: the rules the turn was admitted under, when it has them already). Or the outcome
+ * when the bot cannot answer there: no model call is made.
+ */
+export async function makeRecord(
+  ctx: { rules: Pick<Rules, 'at'>; logger: Pick<Logger, 'warn'> },
+  turn: Pick<TurnRecord, 'kind' | 'messages' | 'payer' | 'logFields'>,
+  placed: Placement,
+  here: PlaceRules = ctx.rules.at(turn.messages[0]!.scope),
+): Promise<{ ok: true; record: TurnRecord } | { ok: false; outcome: TurnOutcome }> {
+  const problem = placed.target.preflight?.();
+  if (problem) {
+    ctx.logger.warn({ ...turn.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
+    return { ok: false, outcome: { kind: 'unable', message: problem } };
+  }
+  const settings = await here.settings();
+  const record: TurnRecord = {
+    id: randomUUID().slice(0, 8),
+    kind: turn.kind,
+    messages: turn.messages,
+    payer: turn.payer,
+    place: placed.place,
+    ...(placed.reply ? { reply: placed.reply } : {}),
+    logFields: turn.logFields,
+    settings: { display: settings.display, maxSteps: settings.maxSteps, model: settings.model, ...(settings.persona ? { persona: settings.persona } : {}) },
+  };
+  return { ok: true, record };
 }
 
 /** Everyone whose message the turn answers, once each: each may stop it and decide its approvals. */

@@ -17,7 +17,7 @@ import { instructionsFor, loadHistory, saveExchange } from './conversation.js';
 import type { TurnDeps } from './deps.js';
 import type { TurnOutcome } from './outcome.js';
 import { askersOf, payerMessage, type TurnMessage, type TurnRecord } from './record.js';
-import { runBudget } from './claim.js';
+import { giveBack, runBudget } from './claim.js';
 import { ThreadView } from './thread-view.js';
 
 /** A turn ready to run: its record, where it posts, and the usage claims that pay for it. */
@@ -95,7 +95,7 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
       result = await shown(deps, running, view, scope, log);
       if (!result.interruption || run.stopCause) break;
       // The run waits for a person: it gives its slot back and keeps its state for the decision.
-      await release(live);
+      await release(live, log);
       const waiting = await waitForApproval({ store: deps.approvals.store, timeoutMs: deps.approvals.timeoutMs, now: deps.now }, turn, loaded.asked, result.interruption, view).catch((error) => {
         log.error({ err: error, runId: run.id }, 'could not keep a turn waiting for approval; its calls are not run');
         return undefined;
@@ -111,7 +111,7 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
       running = deps.engine.resume(result.interruption.state, notAsked(result.interruption), input);
     }
     // The last model call is done: the claims go back before the answer shows, so the member may ask again the moment they see it.
-    await release(live);
+    await release(live, log);
     const stopCause = run.stopCause;
     // `/reset` or a deleted question: the person wants this exchange gone, so nothing of it is saved.
     // A message deleted while the run answered it is kept only as the note that it was deleted.
@@ -141,8 +141,8 @@ async function shown(deps: TurnDeps, running: AgentRun, view: ThreadView, scope:
 }
 
 /** Give the turn's claims back (idempotent; a failure frees itself when the lease ends). */
-async function release(live: LiveTurn): Promise<void> {
-  await Promise.all([live.ticket, ...(live.riders ?? []).map((r) => r.ticket)].map((t) => t.release().catch(() => undefined)));
+function release(live: LiveTurn, log: TurnDeps['logger']): Promise<void> {
+  return giveBack(log, live.ticket, ...(live.riders ?? []).map((r) => r.ticket));
 }
 
 /** Decisions for calls nobody could be asked about: none of them runs. */
