@@ -213,8 +213,8 @@ describe('import circles', () => {
 });
 
 describe('the Discord side has one spine', () => {
-  it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, admission or batches', () => {
-    const inner = (t: string) => ['src/discord/turn/run-turn.ts', 'src/discord/turn/claim.ts', 'src/discord/turn/follow-up-batches.ts'].includes(t);
+  it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, its claim or the follow-up batches', () => {
+    const inner = (t: string) => ['src/discord/turn/run-turn.ts', 'src/discord/turn/claim.ts', 'src/discord/turn/follow-up-batches.ts', 'src/discord/turn/follow-ups.ts'].includes(t);
     const outside = productionFiles().filter((file) => !inside(file, 'src/discord/turn'));
     expect(outside.flatMap((file) => importsOf(file).filter(inner).map((t) => `${file} imports ${t}`))).toEqual([]);
   });
