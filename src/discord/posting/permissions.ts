@@ -140,7 +140,6 @@ export function channelViewer(guild: Guild | null | undefined, userId: string): 
   };
 }
 
-
 /** Whether @everyone lacks View Channel in a channel: only some members can read it. Unknown: true. */
 export async function isRestrictedChannel(guild: Guild, channelId: string): Promise<boolean> {
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
