@@ -12,38 +12,26 @@ import { PendingAsks } from '../src/discord/pending-asks.js';
 import { OneTimeClaims } from '../src/discord/runs/one-time-claims.js';
 import { restRecoveryActions } from '../src/discord/runs/journal-discord.js';
 import type { BotServices } from '../src/discord/services.js';
-import { createTurns } from '../src/discord/turn/pipeline.js';
+import { sweepEvery } from '../src/discord/turn/waiting-turns.js';
 import type { Logger } from '../src/logger.js';
 import { startHealthServer, type HealthServer } from '../src/ops/health-server.js';
 import { measureModel } from '../src/ops/measured-model.js';
 import type { Metrics } from '../src/ops/metrics.js';
 import { createStorage, ThreadQueue, type Storage, type StorageEvent, type ThreadQueueOptions } from '../src/state/index.js';
 import { openAppKnowledge, type AppKnowledge, type KnowledgeOverrides } from './knowledge.js';
-import { auditWriter, buildAttachments, buildMetrics, buildRules, LogChannelPosts, openRuns, Teardown } from './parts.js';
+import { auditWriter, buildMetrics, buildRules, buildTurns, LogChannelPosts, openRuns, Teardown, type TurnOverrides } from './parts.js';
 import { openAppThreads } from './memory.js';
-import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
 import { createScheduleRunner } from '../src/discord/schedules/schedule-runner.js';
 import { createScheduler, systemClock, type Scheduler, type SchedulerClock, type TickReport } from '../src/discord/schedules/scheduler.js';
 import { scaleParts } from './scale.js';
 import { startTelemetry } from './telemetry.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
-export interface AppOverrides extends CoreOverrides {
+export interface AppOverrides extends CoreOverrides, TurnOverrides {
   /** An already open storage (a restart test keeps its data); closed by `stop` all the same. */
   storage?: Storage;
   queue?: ThreadQueueOptions;
-  /** Fewest milliseconds between edits of a step-log message (default 1,200). */
-  stepLogIntervalMs?: number;
-  /** Fewest milliseconds between edits of a streaming answer (default 1,000). */
-  answerEditIntervalMs?: number;
-  /**
-   * Origins besides Discord's CDN that attached files may be fetched from: the fake Discord's CDN
-   * in tests. Deliberately not a setting: in production files come from Discord's CDN only.
-   */
-  attachmentOrigins?: string[];
   now?: () => Date;
-  /** How many waiting messages one turn takes (the bench sets 1 to measure one run per message). */
-  followUpBatch?: { maxMessages?: number };
   /** Tests only: the fake Discord's CDN, and how long "has documents" is cached. */
   knowledge?: KnowledgeOverrides;
   /** The scheduler's clock (tests move it by hand and tick the scheduler themselves). */
@@ -111,39 +99,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     const logChannel = new LogChannelPosts(logger);
     const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, logger });
     const audit = auditWriter(storage, logChannel, now, logger);
-    const turns = createTurns({
-      engine: core.engine,
-      modelFor: core.modelFor,
-      admission: { limiter, allowDms: config.governance.allowDms, questionMaxChars: config.governance.questionMaxChars, logger },
-      rules,
-      queue,
-      runs,
-      memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
-      pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? 1_200, answerEditIntervalMs: overrides.answerEditIntervalMs ?? 1_000 },
-      attachments: buildAttachments(config, core, overrides.attachmentOrigins),
-      approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit },
-      // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
-      memberMemory: createTurnMemory({
-        store: storage.memberMemory,
-        threads: threads && { index: threads.index, presence: threads.presence },
-        rules,
-        tokenBudget: config.storage.memoryTokenBudget ?? 600,
-        countTokens: (text) => core.tokenCounter.text(text),
-        logger,
-        now,
-      }),
-      ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
-      observers: {
-        onEvent: (event) => {
-          metrics.observeEvent(event);
-          tracer?.observe(event);
-        },
-        traceRun: tracer?.traceRun,
-        onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
-      },
-      logger,
-      now,
-    });
+    const turns = buildTurns(config, { core, storage, limiter, rules, queue, runs, threads, audit, metrics, tracer, now, logger }, overrides);
 
     // Scheduled questions: each occurrence claimed once in the shared storage, then run as its owner's turn.
     const scheduleClaims = await storage.openScheduleClaims();
@@ -213,7 +169,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       interactions,
       onAcknowledged: (kind, seconds) => metrics.observeAcknowledgement(kind, seconds),
       client: scale.client,
-      sweepWaitingEveryMs: sweepInterval(config.agent.approvalTimeoutMs),
+      sweepWaitingEveryMs: sweepEvery(config.agent.approvalTimeoutMs),
       directMessages: config.governance.allowDms,
     });
     const running = bot;
@@ -259,9 +215,4 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     await teardown.run();
     throw error;
   }
-}
-
-/** How often turns waiting for approval are checked for their time being up: a tenth of it, between a quarter second and a minute. */
-function sweepInterval(timeoutMs: number): number {
-  return Math.min(60_000, Math.max(250, Math.floor(timeoutMs / 10)));
 }

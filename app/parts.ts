@@ -14,9 +14,13 @@ import { RunJournal } from '../src/discord/runs/run-journal.js';
 import { RunRegistry } from '../src/discord/runs/run-registry.js';
 import { logChannelLine } from '../src/discord/text/audit-text.js';
 import { suspendedToolLine } from '../src/discord/text/rule-text.js';
+import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
 import type { TurnDeps } from '../src/discord/turn/deps.js';
+import { createTurns, type Turns } from '../src/discord/turn/pipeline.js';
+import { PACING } from '../src/discord/turn/thread-view.js';
 import type { Logger } from '../src/logger.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
+import type { RunTracer } from '../src/ops/run-tracer.js';
 import { offerOnlyWhere, type ChangeRecord, type ChannelDefaults } from '../src/policy/index.js';
 import { CLAIM_TIMING, runReservation, type Storage, type ThreadQueue, type UsageLimiter } from '../src/state/index.js';
 import type { AppKnowledge } from './knowledge.js';
@@ -125,7 +129,7 @@ export function auditWriter(storage: Storage, logChannel: LogChannelPosts, now: 
 }
 
 /** What reads the files members attach: images for vision models, text within half the history's budget. */
-export function buildAttachments(config: Config, core: Core, extraOrigins?: string[]): NonNullable<TurnDeps['attachments']> {
+function buildAttachments(config: Config, core: Core, extraOrigins?: string[]): NonNullable<TurnDeps['attachments']> {
   return createAttachmentReader({
     maxTextBytes: config.attachments.maxTextBytes,
     maxImageBytes: config.attachments.maxImageBytes,
@@ -136,5 +140,65 @@ export function buildAttachments(config: Config, core: Core, extraOrigins?: stri
     countTokens: (text) => core.tokenCounter.text(text),
     maxTextTokens: Math.floor(config.storage.historyTokenBudget / 2),
     extraOrigins,
+  });
+}
+
+/** What tests and benches set of how turns post and batch; everything else comes from the configuration. */
+export interface TurnOverrides {
+  /** Fewest milliseconds between edits of a step-log message (default: the thread view's pacing). */
+  stepLogIntervalMs?: number;
+  /** Fewest milliseconds between edits of a streaming answer (default: the thread view's pacing). */
+  answerEditIntervalMs?: number;
+  /**
+   * Origins besides Discord's CDN that attached files may be fetched from: the fake Discord's CDN
+   * in tests. Deliberately not a setting: in production files come from Discord's CDN only.
+   */
+  attachmentOrigins?: string[];
+  /** How many waiting messages one turn takes (the bench sets 1 to measure one run per message). */
+  followUpBatch?: { maxMessages?: number };
+}
+
+/** The turn pipeline (src/discord/turn/) over the parts, with memory that outlives a thread and the turns' observers. */
+export function buildTurns(
+  config: Config,
+  parts: {
+    core: Core; storage: Storage; limiter: UsageLimiter; rules: Rules; queue: ThreadQueue; runs: RunRegistry; threads?: AppThreads;
+    audit: TurnDeps['approvals']['audit']; metrics: Metrics; tracer?: RunTracer; now: () => Date; logger: Logger;
+  },
+  overrides: TurnOverrides = {},
+): Turns {
+  const { core, storage, limiter, rules, queue, runs, threads, audit, metrics, tracer, now, logger } = parts;
+  return createTurns({
+    engine: core.engine,
+    modelFor: core.modelFor,
+    admission: { limiter, allowDms: config.governance.allowDms, questionMaxChars: config.governance.questionMaxChars, logger },
+    rules,
+    queue,
+    runs,
+    memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
+    pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? PACING.stepLogIntervalMs, answerEditIntervalMs: overrides.answerEditIntervalMs ?? PACING.answerEditIntervalMs },
+    attachments: buildAttachments(config, core, overrides.attachmentOrigins),
+    approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit },
+    // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
+    memberMemory: createTurnMemory({
+      store: storage.memberMemory,
+      threads: threads && { index: threads.index, presence: threads.presence },
+      rules,
+      tokenBudget: config.storage.memoryTokenBudget,
+      countTokens: (text) => core.tokenCounter.text(text),
+      logger,
+      now,
+    }),
+    ...(overrides.followUpBatch ? { batch: overrides.followUpBatch } : {}),
+    observers: {
+      onEvent: (event) => {
+        metrics.observeEvent(event);
+        tracer?.observe(event);
+      },
+      traceRun: tracer?.traceRun,
+      onLimitRefusal: (limit) => metrics.countLimitRefusal(limit),
+    },
+    logger,
+    now,
   });
 }

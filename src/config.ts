@@ -69,7 +69,7 @@ export interface StorageConfig {
   conversationTtlDays?: number;
   historyTokenBudget: number;
   /** MEMORY_TOKEN_BUDGET: most tokens the members' remembered notes may take in a turn's prompt. Default 600. */
-  memoryTokenBudget?: number;
+  memoryTokenBudget: number;
 }
 
 export interface KnowledgeConfig {

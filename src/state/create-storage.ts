@@ -71,8 +71,8 @@ export interface Storage {
 
 const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
-/** Open storage as configured. Throws StorageError when the backend cannot be used. */
-export async function createStorage(config: StorageConfig, deps: StorageDeps = {}): Promise<Storage> {
+/** Open storage as configured (what it keeps; the prompt's memory budget is the turn's). Throws StorageError when the backend cannot be used. */
+export async function createStorage(config: Omit<StorageConfig, 'memoryTokenBudget'>, deps: StorageDeps = {}): Promise<Storage> {
   const namespace = deps.namespace ?? 'threadwise';
   if (!NAMESPACE_PATTERN.test(namespace)) throw new StorageError(`Invalid storage namespace "${namespace}".`);
   const now = deps.now ?? (() => new Date());

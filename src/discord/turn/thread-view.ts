@@ -26,6 +26,13 @@ import { postingEnded, type ActiveRun, type RunRegistry, type StopCause } from '
 import { StepRenderer, typingIndicator } from './step-renderer.js';
 import type { TurnOutcome } from './outcome.js';
 
+/**
+ * The fewest milliseconds between edits of a step-log message and of a streaming answer. Discord allows
+ * about five messages per five seconds in a channel: a run edits its log and its answer at about one write
+ * a second each, and the mirror coalesces what changes in between.
+ */
+export const PACING = { stepLogIntervalMs: 1_200, answerEditIntervalMs: 1_000 };
+
 /** How long a run may show nothing before its thread gets a line with the Stop button. */
 const STOP_OFFER_MS = 1_000;
 

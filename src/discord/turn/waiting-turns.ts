@@ -18,6 +18,14 @@ import { placeMessages } from '../posting/target.js';
 import { requestText, waitingTurnOf } from './approvals.js';
 import { askersOf, conversationOf } from './record.js';
 
+/**
+ * How often the turns waiting for a person are checked for their time being up: a tenth of the wait,
+ * between a quarter second and a minute (a day's wait ends within a minute of its time).
+ */
+export function sweepEvery(timeoutMs: number): number {
+  return Math.min(60_000, Math.max(250, Math.floor(timeoutMs / 10)));
+}
+
 /** A person's decision on a waiting call. */
 export interface ApprovalDecision {
   approved: boolean;
