@@ -174,7 +174,7 @@ const FORGET_AFTER_MS = 5_000;
 const CALLBACK = /^\/interactions\/(\d+)\/[^/]+\/callback/;
 
 /** Start measuring on `client`; call before logging in. */
-export function measureAcknowledgements(client: Client, observe: AcknowledgementObserver, now: () => number = performance.now.bind(performance)): void {
+function measureAcknowledgements(client: Client, observe: AcknowledgementObserver, now: () => number = performance.now.bind(performance)): void {
   const pending = new Map<string, { at: number; kind: string }>();
   client.on(Events.InteractionCreate, (interaction) => {
     const id = interaction.id;

@@ -14,12 +14,12 @@ import type { Logger } from '../../logger.js';
 import type { ConversationStore } from '../../state/index.js';
 import { cachedMentionNames, displayNameOf, threadName, NO_MENTIONS } from '../members.js';
 import { describeDiscordError, missingFor } from '../posting/permissions.js';
-import { interactionTarget, threadTarget, type MessageRef, type PlaceRef, type TurnTarget } from '../posting/target.js';
+import { interactionTarget, threadTarget, type PlaceRef } from '../posting/target.js';
 import { headline } from './reply.js';
-import type { QuestionOrigin, CheckedText } from './record.js';
+import type { QuestionOrigin, CheckedText, Placement } from './record.js';
 
 /** Where the turn posts, or why it cannot post anywhere (the turn is given up, its claim freed). */
-export type Placed = { target: TurnTarget; place: PlaceRef; reply?: MessageRef; notice?: string } | { unable: string };
+export type Placed = (Placement & { notice?: string }) | { unable: string };
 
 export interface PlaceContext {
   conversations: Pick<ConversationStore, 'setStarter'>;
