@@ -61,6 +61,8 @@ export interface HarnessOptions {
   knowledge?: { progressEveryMs?: number; embeddingIdleMs?: number };
   /** The scheduler's clock: a test moves it by hand and ticks `app.scheduler` itself. */
   schedulerClock?: SchedulerClock;
+  /** The bot's clock (approval deadlines, audit times): a test moves it instead of waiting. */
+  now?: () => Date;
 }
 
 /** Short timeouts and native tool calls, for a test that opts out of the production defaults (`production: false`) and says why. */
@@ -117,6 +119,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     knowledge: { cdnOrigins: [fake.cdnUrl], ...options.knowledge },
     ...(options.allowLoopbackUrls ? { toolbox: { readUrl: { allowLoopbackForTests: true } } } : {}),
     ...(options.schedulerClock ? { schedulerClock: options.schedulerClock } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   return {
     fake,

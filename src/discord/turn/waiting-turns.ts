@@ -3,7 +3,8 @@
  * Deny on each call (the next call is asked about once one is decided; the last decision resumes the
  * turn through the pipeline), Stop, `/reset`, and the sweep that ends turns nobody decided in time. Each
  * change is a compare-and-swap on the turn's record in the shared storage, so two people pressing at
- * once, or a press racing the sweep, settle one way only: the tool runs once or not at all.
+ * once, or a press racing the sweep, settle one way only: the tool runs once or not at all. A press at
+ * or past the deadline is late however far away the sweep is: it ends the turn as the sweep would.
  */
 import type { Client } from 'discord.js';
 import type { CallDecision, RunState } from '../../agent/engine.js';
@@ -94,12 +95,20 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
     /** Approve or Deny call `index` of turn `id`. The last decision resumes the turn. */
     async decide(client: Client<true>, id: string, index: number, decision: ApprovalDecision, pressedOn?: string): Promise<Pressed> {
       const at = deps.now().getTime();
+      // The deadline is checked in the same compare-and-swap as the decision: a press at or past it ends
+      // the wait instead (the sweep may be a minute away), and a press racing the sweep lands one way only.
       const { record, changed } = await store.update(id, (r) => {
         const call = r.calls[index];
         if (r.status !== 'waiting' || !call || call.decision) return undefined;
+        // Ended, the request pressed loses its buttons even when the press beat the record of where it is.
+        if (due(r.expiresAt, at)) return { ...r, status: 'ended', calls: r.calls.map((c, i) => (i === index && !c.messageId && pressedOn ? { ...c, messageId: pressedOn } : c)) };
         return { ...r, calls: r.calls.map((c, i) => (i === index ? { ...c, decision: { ...decision, at } } : c)) };
       });
       if (!changed || !record) return { ok: false, message: 'This call was already decided, or its run has ended.' };
+      if (record.status === 'ended') {
+        await expire(client, record);
+        return { ok: false, message: `Too late: this call waited ${waitedFor(record)} for a decision and its time ran out, so it was not run and its run has ended. Ask again if you still need it.` };
+      }
       const call = record.calls[index]!;
       const { turn } = waitingTurnOf(record);
       // The request pressed is the call's, even when a press beat the record of where it was posted.
@@ -138,28 +147,32 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
       const holds = (guildId: string | null) => (guildId ? client.guilds.cache.has(guildId) : client.ws.shards.has(0));
       const now = deps.now().getTime();
       for (const entry of await store.list()) {
-        if (entry.expiresAt > now || !holds(entry.guildId)) continue;
+        if (!due(entry.expiresAt, now) || !holds(entry.guildId)) continue;
         const record = await store.get(entry.id);
         if (!record) {
           await store.remove(entry.id);
           continue;
         }
-        if (record.expiresAt > now) continue;
+        if (!due(record.expiresAt, now)) continue;
         if (record.status !== 'waiting') {
           await store.remove(record.id);
           continue;
         }
-        const waited = formatMs(record.expiresAt - record.createdAt);
         const { record: ending, changed } = await store.update(record.id, (r) => (r.status === 'waiting' ? { ...r, status: 'ended' } : undefined));
-        if (!changed || !ending) continue;
-        if (ending.guildId) {
-          const calls = ending.calls.filter((c) => !c.decision).map((c) => c.described).join(', ');
-          await deps.audit(ending.guildId, { actorId: client.user.id, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${calls.slice(0, 200)}: nobody approved it in time` });
-        }
-        await end(client, ending, `⌛ Not run: no decision within ${waited}.`, `⌛ This run waited ${waited} for an approval nobody gave, so it has ended. Ask again if you still need it.`, true);
+        if (changed && ending) await expire(client, ending);
       }
     },
   };
+
+  /** A turn whose time ran out, now marked ended (by the sweep or a late press): audited, its thread told, what it did kept. */
+  async function expire(client: Client<true>, ending: WaitingTurnRecord): Promise<void> {
+    const waited = waitedFor(ending);
+    if (ending.guildId) {
+      const calls = ending.calls.filter((c) => !c.decision).map((c) => c.described).join(', ');
+      await deps.audit(ending.guildId, { actorId: client.user.id, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${calls.slice(0, 200)}: nobody approved it in time` });
+    }
+    await end(client, ending, `⌛ Not run: no decision within ${waited}.`, `⌛ This run waited ${waited} for an approval nobody gave, so it has ended. Ask again if you still need it.`, true);
+  }
 
   /**
    * After a decision: ask about the next call of the step, or, when every call is decided, resume the
@@ -194,6 +207,16 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
 }
 
 export type WaitingTurns = ReturnType<typeof createWaitingTurns>;
+
+/** Whether a wait's time is up at `now`: at its deadline already, so a press at the very moment is late. */
+function due(expiresAt: number, now: number): boolean {
+  return now >= expiresAt;
+}
+
+/** How long a turn waited for its decisions, as its thread and the presser are told. */
+function waitedFor(record: WaitingTurnRecord): string {
+  return formatMs(record.expiresAt - record.createdAt);
+}
 
 /** How long a turn may stay "resuming" before the sweep takes it for one whose process died. */
 const RESUMING_GRACE_MS = 60 * 60_000;
