@@ -1,15 +1,15 @@
 /**
  * `/schedule add question: when: [channel:] [thread:]`: the right to own schedules here, the question
- * (the checks of any question), `when` read and checked (parseWhen: a phrase or cron, a time zone named
- * or taken from the member's other schedules, the minimum interval), a channel the member can see and
- * the bot can open threads in, then the caps, checked as the schedule is saved. The reply shows the next
- * three runs.
+ * (the checks of any question), a channel where the member may post what its runs post (as their own
+ * post there: posting/permissions.ts) and the bot can open threads, `when` read and checked (parseWhen:
+ * a phrase or cron, a time zone named or taken from the member's other schedules, the minimum interval),
+ * then the caps, checked as the schedule is saved. The reply shows the next three runs.
  */
 import { ChannelType } from 'discord.js';
 import { cleanText } from '../src/agent/clean-text.js';
 import { displayNameOf, ruleChannel, scopeOf } from '../src/discord/members.js';
-import { missingPermissionsSentence, missingFor } from '../src/discord/posting/permissions.js';
-import { capRefusal, nextRunsText, questionPreview, whenText } from '../src/discord/text/schedule-text.js';
+import { memberMissingToPost, missingPermissionsSentence, missingFor } from '../src/discord/posting/permissions.js';
+import { capRefusal, nextRunsText, postRefusal, questionPreview, whenText } from '../src/discord/text/schedule-text.js';
 import { capProblem } from '../src/policy/index.js';
 import { parseWhen } from '../src/schedules/index.js';
 import { OptionProblem } from './command-options.js';
@@ -28,8 +28,11 @@ export async function addSchedule(interaction: GuildCommand, services: ScheduleC
   if (!channel || (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement)) {
     throw new OptionProblem('Scheduled questions post in a text or announcement channel: name one with `channel:`. Nothing was saved.');
   }
+  const thread = interaction.options.getString('thread') === 'same' ? 'same' : 'new';
+  // Its runs post for the member: only where their own post could go (the first run opens the thread).
   const member = await channel.guild.members.fetch(interaction.user.id);
-  if (!channel.permissionsFor(member).has('ViewChannel')) throw new OptionProblem(`You cannot see <#${channel.id}>, so its runs cannot post there for you. Nothing was saved.`);
+  const cannotPost = memberMissingToPost(channel, member, { opensThread: true, inThreads: thread === 'same' });
+  if (cannotPost.length) throw new OptionProblem(postRefusal(cannotPost, channel.id));
   const me = channel.guild.members.me;
   const missing = missingFor('new thread', me ? channel.permissionsFor(me) : null);
   if (missing.length) throw new OptionProblem(`${missingPermissionsSentence(missing, `open threads in <#${channel.id}>`)} Nothing was saved.`);
@@ -41,7 +44,6 @@ export async function addSchedule(interaction: GuildCommand, services: ScheduleC
   const typed = interaction.options.getString('when', true);
   const when = parseWhen(typed, { defaultZone, minIntervalMinutes: caps.minIntervalMinutes, nowMs: now });
   if (!when.ok) throw new OptionProblem(`${when.problem} Nothing was saved.`);
-  const thread = interaction.options.getString('thread') === 'same' ? 'same' : 'new';
   const ownerName = displayNameOf(interaction.member, interaction.user);
   const added = await store.add(
     { guildId: interaction.guildId, channelId: channel.id, ownerId: interaction.user.id, ownerName, question, when: typed.trim(), ...when.when, thread, createdAt: now, activeSince: now },

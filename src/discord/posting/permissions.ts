@@ -2,14 +2,15 @@
  * What the bot may do where, and what Discord says when it may not: the permissions it needs, the
  * checks before any model call (the pre-flight: the bot must be able to post its answer there), and
  * Discord's refusals in words a server member can act on (the codes are Discord's JSON error codes).
- * And what members may see: a passage said in a channel reaches only those who can view it.
+ * And what members may do: a passage said in a channel reaches only those who can view it, and a post
+ * made for a member (a scheduled run) goes only where their own post could.
  *
  * A thread that was deleted or is locked, or where the bot lacks View Channel or Send Messages in
  * Threads, gets no run, so no model call is spent on an answer nobody would see. An archived thread is
  * not refused: a member's message reopens it (and Discord may deliver the message before saying so).
  * Attach Files is not checked: without it a long answer is posted as several messages instead.
  */
-import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField, type Client, type Guild, type GuildMember, type ThreadChannel } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField, type Client, type Guild, type GuildChannel, type GuildMember, type ThreadChannel } from 'discord.js';
 
 export const DiscordCode = {
   UnknownChannel: 10003,
@@ -138,6 +139,29 @@ export function channelViewer(guild: Guild | null | undefined, userId: string): 
     if (!channel || !who) return false;
     return channel.permissionsFor(who).has(PermissionFlagsBits.ViewChannel);
   };
+}
+
+/**
+ * What a post made for a member asks of them: writing in the channel, opening a public thread there
+ * (`opensThread`), writing in its threads (`inThreads`). A scheduled run posts for its owner, so it may
+ * only post where the owner's own post could go.
+ */
+export interface MemberPost {
+  opensThread: boolean;
+  inThreads: boolean;
+}
+
+/**
+ * The permissions `member` lacks, by name, to make `post` in `channel`, by the rule Discord applies to
+ * their own posts: View Channel and Send Messages always, Create Public Threads to open a thread, Send
+ * Messages in Threads to write in one (a public thread takes its parent's permissions, so the channel's
+ * answer holds for its threads). Empty: they may. Read from discord.js's caches as they are now.
+ */
+export function memberMissingToPost(channel: GuildChannel, member: GuildMember, post: MemberPost): string[] {
+  const needed = ['View Channel', 'Send Messages'];
+  if (post.opensThread) needed.push('Create Public Threads');
+  if (post.inThreads) needed.push('Send Messages in Threads');
+  return missingPermissions(channel.permissionsFor(member), needed);
 }
 
 /** Whether @everyone lacks View Channel in a channel: only some members can read it. Unknown: true. */

@@ -1,17 +1,19 @@
 /**
  * What is checked before a scheduled run, against Discord as it is now (not as it was when the schedule
  * was made), so that no model call is spent on a run that should not happen: the owner is still a member,
- * still has the right to own schedules here (`/settings schedules`) and can still see the channel; the
- * channel still exists; the bot may still post its thread there. A failure says why, and where the owner
- * can be told (in the channel, or by DM when the channel is the problem). A failure that may pass by
- * itself (Discord or the storage not answering) is `transient`: that run is not made, but the schedule
- * is not paused for it.
+ * still has the right to own schedules here (`/settings schedules`: a moderator who lost Manage Server
+ * loses it under "moderators only") and may still post there what the run posts (the rule of their own
+ * posts, as at `/schedule add`); the channel still exists; the bot may still post its thread there. A
+ * failure says why, and where the owner can be told (in the channel, or by DM when the channel is the
+ * problem). A failure that may pass by itself (Discord or the storage not answering) is `transient`:
+ * that run is not made, but the schedule is not paused for it.
  */
 import { ChannelType, PermissionFlagsBits, type Client, type Guild, type GuildMember, type NewsChannel, type TextChannel, type ThreadChannel } from 'discord.js';
 import { describeError } from '../../errors.js';
 import { scheduleRightProblem, type RunScope } from '../../policy/index.js';
 import type { Schedule } from '../../state/index.js';
-import { discordCode, DiscordCode, missingPermissionsSentence, missingFor, threadProblem } from '../posting/permissions.js';
+import { discordCode, DiscordCode, memberMissingToPost, missingPermissionsSentence, missingFor, threadProblem } from '../posting/permissions.js';
+import { postPauseReason } from '../text/schedule-text.js';
 import type { Rules } from '../rules/rules.js';
 
 /** Discord's codes for a member or a channel that is no longer there. */
@@ -55,10 +57,14 @@ export async function preRunChecks(client: Client, schedule: Schedule, rules: Pi
   const right = scheduleRightProblem(access, { moderator: member.permissions.has(PermissionFlagsBits.ManageGuild) });
   if (right === 'off') return { ok: false, reason: 'scheduled questions are turned off in this server now (`/settings schedules`).', tell: 'channel', channel };
   if (right) return { ok: false, reason: 'only moderators may have scheduled questions in this server now, and its owner is not one.', tell: 'channel', channel };
-  if (!channel.permissionsFor(member).has(PermissionFlagsBits.ViewChannel)) {
-    return { ok: false, reason: `its owner can no longer see <#${channel.id}>.`, tell: 'dm' };
-  }
   const thread = schedule.thread === 'same' && schedule.threadId ? await usableThread(client, schedule.threadId) : undefined;
+  // The run posts for its owner: only where their own post could go now, as at `/schedule add`.
+  const cannotPost = memberMissingToPost(channel, member, { opensThread: !thread, inThreads: schedule.thread === 'same' });
+  if (cannotPost.length) {
+    // Told where they can read it: in the channel, unless it is hidden from them now.
+    const hidden = cannotPost.includes('View Channel');
+    return { ok: false, reason: postPauseReason(cannotPost, channel.id), ...(hidden ? { tell: 'dm' } : { tell: 'channel', channel }) };
+  }
   const problem = thread ? threadProblem(thread) : postProblem(channel);
   if (problem) return { ok: false, reason: problem, tell: 'dm' };
   return { ok: true, guild, channel, member, scope, ...(thread ? { thread } : {}) };

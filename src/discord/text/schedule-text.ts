@@ -7,6 +7,7 @@ import { escapeDisplayName } from '../../agent/clean-text.js';
 import { recurrence } from '../../schedules/index.js';
 import type { OccurrenceMark, Schedule } from '../../state/index.js';
 import { NO_NAMES, plainMentions, type MentionNames } from '../members.js';
+import { permissionList } from '../posting/permissions.js';
 import { closeOpenFence, fitMessage, graphemeBoundary } from '../posting/split-message.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -96,6 +97,18 @@ export function rightRefusal(problem: 'off' | 'moderators-only'): string {
   return problem === 'off'
     ? 'Scheduled questions are turned off in this server (a moderator chose this with `/settings schedules`). Nothing was saved.'
     : 'Only moderators (members with **Manage Server**) may schedule questions in this server; a moderator can open it to everyone with `/settings schedules everyone`. Nothing was saved.';
+}
+
+/** Why a member may not schedule a question into a channel: the permissions they lack to post there, named. */
+export function postRefusal(missing: readonly string[], channelId: string): string {
+  return `You cannot post in <#${channelId}>: you are missing ${permissionList(missing)} there, and its runs would post there for you. Pick a channel where you may post, or ask a moderator for ${missing.length > 1 ? 'them' : 'it'}. Nothing was saved.`;
+}
+
+/** Why a run was not made: its owner lacks permissions to post in its channel now (one hidden from them: they cannot see it). */
+export function postPauseReason(missing: readonly string[], channelId: string): string {
+  return missing.includes('View Channel')
+    ? `its owner can no longer see <#${channelId}>.`
+    : `its owner may no longer post in <#${channelId}>: they are missing ${permissionList(missing)} there.`;
 }
 
 /** Why a schedule could not be added: a cap. */
