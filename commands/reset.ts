@@ -3,8 +3,10 @@
  * opened the thread (its starter, recorded when the thread was made and kept across resets) and for
  * members who can manage threads or the server; anyone else is told who may. A run going on in the
  * thread is stopped first and nothing of it is saved (even the thread's first run), messages waiting
- * for an answer are given up, and the thread always says who cleared its memory: the memory is never
- * wiped without that note. The thread leaves past-thread search with it.
+ * for an answer are given up, runs waiting for approval end (a first run that waits too: nothing of it
+ * is saved yet, so the waits are counted from the shared storage), and the thread always says who
+ * cleared its memory and what was given up: the memory is never wiped without that note. The thread
+ * leaves past-thread search with it.
  */
 import {
   ActionRowBuilder,
@@ -22,12 +24,13 @@ import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { Command } from '../src/discord/command.js';
 import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import type { Runtime, TurnServices } from '../src/discord/services.js';
+import type { Dropped } from '../src/discord/turn/pipeline.js';
 import { describeError } from '../src/errors.js';
 
 const PREFIX = 'reset:';
 const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
 
-type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'dropWaiting' | 'memory'>; runtime: Pick<Runtime, 'logger'> };
+type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'approvalsWaiting' | 'dropWaiting' | 'memory'>; runtime: Pick<Runtime, 'logger'> };
 
 /**
  * The thread's starter: as recorded when the thread was opened. A thread from before starters were
@@ -44,7 +47,8 @@ async function starterOf(threadId: string, ctx: ResetServices, firstAuthor: stri
 /** Why this member may not reset this thread, or undefined when they may. */
 async function refusal(interaction: ChatInputCommandInteraction | ButtonInteraction, threadId: string, ctx: ResetServices): Promise<string | undefined> {
   const { messages } = await ctx.turns.conversations.load(threadId);
-  const busy = ctx.turns.runs.inThread(threadId).length > 0 || ctx.turns.waiting(threadId) > 0;
+  // A thread's first run has saved nothing yet, even when it waits for approval: it counts all the same.
+  const busy = ctx.turns.runs.inThread(threadId).length > 0 || ctx.turns.waiting(threadId) > 0 || (await ctx.turns.approvalsWaiting(threadId)) > 0;
   if (messages.length === 0 && !busy) return 'There is nothing to reset: I have not answered anything in this thread yet.';
   const moderator = (p: Readonly<PermissionsBitField> | null) => p?.has(PermissionFlagsBits.ManageThreads) || p?.has(PermissionFlagsBits.ManageGuild);
   const starter = await starterOf(threadId, ctx, messages.find((m) => m.role === 'user')?.author?.id);
@@ -81,7 +85,10 @@ export const reset: Command = {
       new ButtonBuilder().setCustomId(`${PREFIX}confirm:${channel.id}`).setLabel('Forget this thread').setStyle(ButtonStyle.Danger),
       new ButtonBuilder().setCustomId(`${PREFIX}cancel`).setLabel('Cancel').setStyle(ButtonStyle.Secondary),
     );
-    const busy = ctx.turns.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
+    const running = ctx.turns.runs.inThread(channel.id).length > 0 ? ' The question I am working on here is stopped first.' : '';
+    const approvals = await ctx.turns.approvalsWaiting(channel.id).catch(() => 0);
+    const waits = approvals === 0 ? '' : approvals === 1 ? ' The run waiting for approval here is ended first.' : ` The ${approvals} runs waiting for approval here are ended first.`;
+    const busy = running + waits;
     await interaction.editReply({
       content: `Forget everything said in this thread so far? I will answer the next message as if the thread were new.${busy}`,
       components: [row],
@@ -104,11 +111,12 @@ export const reset: Command = {
       const refused = await refusal(interaction, threadId, ctx).catch((error) => `I could not read this thread's memory (${describeError(error)}). Nothing was changed.`);
       if (refused) return say(refused);
       const name = escapeDisplayName(displayNameOf(interaction.member, interaction.user));
+      let dropped: Dropped;
       try {
         // Give up what waits, stop what runs (it saves nothing), then reset in the thread's queue: before anything new.
-        const dropped = await ctx.turns.dropWaiting(interaction.client, threadId);
+        dropped = await ctx.turns.dropWaiting(interaction.client, threadId);
         for (const run of ctx.turns.runs.inThread(threadId)) ctx.turns.runs.stop(run.id, 'reset');
-        const unanswered = dropped > 0 ? ` The ${dropped === 1 ? 'message' : `${dropped} messages`} waiting for an answer ${dropped === 1 ? 'was' : 'were'} dropped with it.` : '';
+        const unanswered = givenUp(dropped).map((part) => ` ${part[0]!.toUpperCase()}${part.slice(1)} with it.`).join('');
         await ctx.turns.queue.run(threadId, async () => {
           // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
           const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.${unanswered}`, allowedMentions: NO_MENTIONS });
@@ -124,7 +132,16 @@ export const reset: Command = {
       } catch (error) {
         return say(`I could not forget this thread (${describeError(error)}), so nothing was changed: I never wipe a thread's memory without saying so there.`);
       }
-      await say('Done: this thread\'s memory is cleared.');
+      const ended = givenUp(dropped);
+      await say(`Done: this thread's memory is cleared${ended.length ? `, and ${ended.join(' and ')}` : ''}.`);
     },
   },
 };
+
+/** What a reset gave up, counted, for the thread's note and the person who reset. */
+function givenUp({ messages, approvals }: Dropped): string[] {
+  const parts: string[] = [];
+  if (messages) parts.push(`${messages === 1 ? 'the message' : `the ${messages} messages`} waiting for an answer ${messages === 1 ? 'was' : 'were'} dropped`);
+  if (approvals) parts.push(`${approvals === 1 ? 'the run' : `the ${approvals} runs`} waiting for approval ${approvals === 1 ? 'was' : 'were'} ended`);
+  return parts;
+}

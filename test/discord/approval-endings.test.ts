@@ -61,6 +61,32 @@ async function press(request: FakeMessage, label: 'Approve' | 'Deny', customIds 
 }
 
 describe('a wait for approval that ends', () => {
+  it('/reset while the first run of a thread waits ends the wait, says so, and a later Approve runs nothing', async () => {
+    const { fake, h } = w;
+    const { request } = await waitingAsk('What is 6 times 7, first?');
+    const threadId = request.channelId;
+    const buttons = buttonsOf(request);
+
+    const asked = fake.sendSlashCommand({ name: 'reset', channelId: threadId });
+    const prompt = await replyTo(fake, asked);
+    expect(prompt.content).toMatch(/Forget everything said in this thread so far\?.*The run waiting for approval here is ended first\./);
+    fake.clickButton({ messageId: prompt.id, customId: buttonsOf(prompt)[0]!.custom_id, channelId: threadId });
+    const note = await fake.waitForMessage((m) => m.channelId === threadId && m.content.includes('cleared my memory'), 10_000);
+    expect(note.content).toContain('The run waiting for approval was ended with it.');
+    await fake.waitFor(() => fake.message(prompt.id)!.content.startsWith('Done'), 10_000);
+    expect(fake.message(prompt.id)!.content).toBe("Done: this thread's memory is cleared, and the run waiting for approval was ended.");
+    expect(fake.message(request.id)!.content).toContain("⏹️ Not run: the thread's memory was cleared.");
+    expect(buttonsOf(fake.message(request.id)!)).toEqual([]);
+    expect(await h.storage.waitingTurns.list()).toEqual([]);
+
+    // A moderator's client still showing the old buttons presses Approve: nothing runs.
+    const requests = w.model.requests.length;
+    expect(await press(request, 'Approve', buttons)).toBe('This call was already decided, or its run has ended.');
+    expect(runs).toBe(0);
+    expect(w.model.requests).toHaveLength(requests);
+    expect((await h.storage.conversations.load(threadId)).messages).toEqual([]);
+  });
+
   it('Approve 100 ms after the deadline is refused with a note, ends the wait as the sweep would, and runs nothing', async () => {
     const { fake, h } = w;
     const { request, record } = await waitingAsk('What is 6 times 7, late?');

@@ -135,7 +135,7 @@ describe('a busy team thread', () => {
     await until(() => model.requests.length === 4, 'the slow turn');
     const waiting = followUp('never answered');
     await until(() => turns.waiting(threadId) === 1, 'the waiting message');
-    expect(await turns.dropWaiting(h.app.bot.client, threadId)).toBe(1);
+    expect(await turns.dropWaiting(h.app.bot.client, threadId)).toEqual({ messages: 1, approvals: 0 });
     expect(await waiting).toMatchObject({ kind: 'stopped', message: expect.stringContaining('reset') });
     expect(await running).toMatchObject({ kind: 'answered' });
     expect(model.requests).toHaveLength(4);

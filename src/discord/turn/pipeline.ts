@@ -50,16 +50,24 @@ export interface Turns {
   stopWaiting(client: Client<true>, id: string): Promise<boolean>;
   /** End the waiting turns of this process's guilds whose time is up. */
   sweepWaiting(client: Client<true>): Promise<void>;
-  /** Give up what waits in a thread (`/reset`): messages (each settled as stopped) and approvals; how many. */
-  dropWaiting(client: Client<true>, threadId: string): Promise<number>;
+  /** Give up what waits in a thread (`/reset`): messages (each settled as stopped) and turns waiting for approval; how many of each. */
+  dropWaiting(client: Client<true>, threadId: string): Promise<Dropped>;
   /** Messages waiting in a thread for its next turn. */
   waiting(threadId: string): number;
+  /** Turns waiting for approval in a thread (kept in the shared storage: a thread's first run may be one). */
+  approvalsWaiting(threadId: string): Promise<number>;
   /**
    * A person deleted their message: taken back wherever it is. Waiting, it is dropped before its turn;
    * being answered, it is not kept (and a turn whose every question is gone stops before its next model
    * call); answered already, it leaves the thread's memory.
    */
   forget(message: { channelId: string; messageId: string }): Promise<void>;
+}
+
+/** What `/reset` gave up in a thread: messages waiting for an answer, turns waiting for approval. */
+export interface Dropped {
+  messages: number;
+  approvals: number;
 }
 
 export function createTurns(deps: TurnDeps): Turns {
@@ -89,10 +97,11 @@ export function createTurns(deps: TurnDeps): Turns {
     stopWaiting: (client, id) => waitingTurns.stop(client, id),
     sweepWaiting: (client) => waitingTurns.sweep(client),
     async dropWaiting(client, threadId) {
-      const dropped = followUps.drop(threadId, { kind: 'stopped', message: 'The thread was reset before this message was answered.' });
-      return dropped + (await waitingTurns.dropInThread(client, threadId));
+      const messages = followUps.drop(threadId, { kind: 'stopped', message: 'The thread was reset before this message was answered.' });
+      return { messages, approvals: await waitingTurns.dropInThread(client, threadId) };
     },
     waiting: (threadId) => followUps.waiting(threadId),
+    approvalsWaiting: (threadId) => waitingTurns.inThread(threadId),
     async forget({ channelId, messageId }) {
       const waiting = followUps.remove(channelId, messageId);
       deps.runs.messageDeleted(messageId);

@@ -127,13 +127,14 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
     /** Stop pressed while it waits: the turn ends, what it did so far is kept. */
     stop: (client: Client<true>, id: string) => endIfWaiting(client, id, '⏹️ Not run: the run was stopped.', formatFailure({ reason: 'aborted' }), true),
 
-    /** `/reset` in its thread: the turn ends and nothing of it is kept. */
+    /** How many turns wait for a person in a thread (a first run that waits has nothing saved yet). */
+    inThread: async (threadId: string): Promise<number> => (await waitingIn(threadId)).length,
+
+    /** `/reset` in its thread: its turns that wait end and nothing of them is kept; how many. */
     async dropInThread(client: Client<true>, threadId: string): Promise<number> {
       let dropped = 0;
-      for (const entry of await store.list()) {
-        const record = await store.get(entry.id);
-        if (record?.channelId !== threadId) continue;
-        if (await endIfWaiting(client, entry.id, "⏹️ Not run: the thread's memory was cleared.", undefined, false)) dropped++;
+      for (const id of await waitingIn(threadId)) {
+        if (await endIfWaiting(client, id, "⏹️ Not run: the thread's memory was cleared.", undefined, false)) dropped++;
       }
       return dropped;
     },
@@ -163,6 +164,16 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
       }
     },
   };
+
+  /** The ids of the turns that wait in a thread (a turn is kept under the thread it posts in). */
+  async function waitingIn(threadId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const entry of await store.list()) {
+      const record = await store.get(entry.id);
+      if (record?.channelId === threadId && record.status === 'waiting') ids.push(entry.id);
+    }
+    return ids;
+  }
 
   /** A turn whose time ran out, now marked ended (by the sweep or a late press): audited, its thread told, what it did kept. */
   async function expire(client: Client<true>, ending: WaitingTurnRecord): Promise<void> {
