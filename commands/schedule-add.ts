@@ -6,7 +6,6 @@
  * then the caps, checked as the schedule is saved. The reply shows the next three runs.
  */
 import { ChannelType } from 'discord.js';
-import { cleanText } from '../src/agent/clean-text.js';
 import { displayNameOf, ruleChannel, scopeOf } from '../src/discord/members.js';
 import { memberMissingToPost, missingPermissionsSentence, missingFor } from '../src/discord/posting/permissions.js';
 import { capRefusal, nextRunsText, postRefusal, questionPreview, whenText } from '../src/discord/text/schedule-text.js';
