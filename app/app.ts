@@ -128,7 +128,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
           return core.engine.tools;
         },
         serverModels: core.serverModels,
-        outside: { refused: () => core.mcp.refused(), protection: () => core.mcp.protection() },
+        outside: { refused: () => core.mcp.refused(), blocked: () => core.mcp.blocked(), protection: () => core.mcp.protection() },
       },
       usage: { limiter, defaultLimits: config.governance.limits },
       knowledge: knowledge?.services,

@@ -79,7 +79,8 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
 function outsideToolLines(ctx: ToolsServices, settings: Parameters<typeof pinnedListing>[0], suspended: ReadonlySet<string>): string[] {
   const outside = ctx.rules.tools.filter((t) => t.provenance);
   const refused = ctx.rules.outside?.refused() ?? [];
-  if (outside.length === 0 && refused.length === 0) return [];
+  const blocked = ctx.rules.outside?.blocked() ?? [];
+  if (outside.length === 0 && refused.length === 0 && blocked.length === 0) return [];
   const lines = [
     '**Tools from MCP servers** (off until enabled; enabling pins their title, description, parameters and hints, and any change suspends them; `/tools show` has a tool\'s full text):',
     ...outside.map((t) => {
@@ -89,6 +90,8 @@ function outsideToolLines(ctx: ToolsServices, settings: Parameters<typeof pinned
     }),
     // The reason is the bot's own sentence (server and tool names in it are made safe where it is written).
     ...refused.map((r) => `• ⛔ \`${r.tool.slice(0, 64).replace(/[`\s]/g, '_')}\` of \`${r.server}\` is not offered: ${r.reason.slice(0, 400)}.`),
+    // The operator's paths are in it: escaped, so a `_` or `*` in a folder's name stays as written.
+    ...blocked.map((b) => `• ⛔ Server \`${b.server}\` is not started, so its tools are absent: ${escapeInline(b.reason, 600)}`),
   ];
   const protection = ctx.rules.outside?.protection();
   if (protection) lines.push(`-# ${protection}`);

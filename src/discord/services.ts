@@ -80,6 +80,8 @@ export interface RuleServices extends Rules {
 /** What `/tools` says about MCP servers beyond their tools. */
 export interface OutsideTools {
   refused(): ReadonlyArray<{ server: string; tool: string; reason: string }>;
+  /** The servers not started because their sandbox cannot reach them, each with its one-line reason (which folder, the fixes). */
+  blocked(): ReadonlyArray<{ server: string; reason: string }>;
   /** One sentence: how the servers' processes are kept from the bot's secrets (README, *MCP servers*). */
   protection(): string | undefined;
 }

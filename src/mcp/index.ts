@@ -4,7 +4,7 @@
  */
 export { parseMcpServers, type McpServerConfig, type StdioServerConfig, type HttpServerConfig } from './server-config.js';
 export { codeName, McpServers, type McpServersOptions, type RefusedTool, type ServerStatus } from './mcp-servers.js';
-export type { McpLogger, ServerState } from './server-connection.js';
+export { SERVER_STATES, type McpLogger, type ServerState } from './server-connection.js';
 export { modelToolName, TOOL_NAME_PATTERN } from './tool-shape.js';
 export { listingFingerprint, presentTool, DESCRIPTION_MAX_CHARS, SCHEMA_MAX_CHARS, TITLE_MAX_CHARS, type ListedTool } from './tool-listing.js';
 export { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';

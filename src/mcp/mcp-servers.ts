@@ -78,7 +78,8 @@ export class McpServers {
     });
     await Promise.race([all, wait]);
     clearTimeout(timer);
-    const late = this.connections.filter((c) => c.state !== 'ready').map((c) => c.config.name);
+    // A blocked server said why already, and does not join later.
+    const late = this.connections.filter((c) => c.state !== 'ready' && c.state !== 'blocked').map((c) => c.config.name);
     if (late.length) this.options.logger.warn({ servers: late }, 'MCP servers not ready yet; their tools join when they are');
   }
 
@@ -91,6 +92,11 @@ export class McpServers {
   protection(): string | undefined {
     if (!this.connections.some((c) => c.config.kind === 'stdio')) return undefined;
     return this.options.sandbox?.describe ?? 'Stdio MCP servers are not sandboxed: they run as the bot\'s user (only their environment is kept apart).';
+  }
+
+  /** The servers not started because their sandbox cannot reach them, each with its one-line reason. */
+  blocked(): Array<{ server: string; reason: string }> {
+    return this.connections.filter((c) => c.state === 'blocked').map((c) => ({ server: c.config.name, reason: c.lastError ?? 'its sandbox cannot reach it' }));
   }
 
   /** The tools servers list that are not offered, and why. */

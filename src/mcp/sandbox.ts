@@ -8,7 +8,9 @@
  *   not there to read), the file system read-only with the bot's `.env`, secret files, servers file and
  *   storage folders hidden, an empty private /tmp and home, the network shared (servers call APIs);
  * - `user`: the server runs as another user (MCP_SANDBOX_USER, default `nobody`) through `setpriv`,
- *   which needs the bot to run as root; that user cannot read the bot's process, nor files kept 0600;
+ *   which needs the bot to run as root; that user cannot read the bot's process, nor files kept 0600,
+ *   and so must be able to reach the server's own files (reach.ts: a server it cannot reach is not
+ *   started, and the reason, naming the folder, is said instead);
  * - none: said plainly, in the log, `npm run mcp -- list` and `/tools`.
  *
  * `auto` takes the first that works here, tried once at start-up.
@@ -17,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describeObstacle, findObstacle } from './reach.js';
 import type { StdioServerConfig } from './server-config.js';
 
 /** How stdio servers are started. */
@@ -26,6 +29,8 @@ export interface Sandbox {
   describe: string;
   /** The command and arguments that start `config`'s server inside the sandbox. */
   wrap(config: StdioServerConfig): StdioServerConfig;
+  /** Why `config`'s server cannot start inside the sandbox, in one line (what, where, the fixes); undefined when it can. */
+  blocker(config: StdioServerConfig): string | undefined;
 }
 
 export interface SandboxOptions {
@@ -64,6 +69,7 @@ function none(why: string): Sandbox {
     kind: 'none',
     describe: `MCP servers are not sandboxed (${why}): a stdio server runs as the bot's user and could read the bot's files (its .env, secret files, storage); only the environment is kept from it. Keep secrets in *_FILE files and run only servers you trust.`,
     wrap: (config) => config,
+    blocker: () => undefined,
   };
 }
 
@@ -96,6 +102,8 @@ function bubblewrap(hidden: readonly string[]): Sandbox {
       const args = [...BWRAP_BASE, '--tmpfs', emptied[0]!, ...giveBack, ...hide, ...(config.cwd ? ['--chdir', config.cwd] : []), '--', config.command, ...config.args];
       return { ...config, command: 'bwrap', args };
     },
+    // The server runs as the bot's user, over the whole file system read-only: it reaches what the bot does.
+    blocker: () => undefined,
   };
 }
 
@@ -126,6 +134,11 @@ function otherUser(user: string, uid: number, gid: number, hidden: readonly stri
       // The bot's home is not that user's: give it one it can write.
       env: { HOME: os.tmpdir(), ...config.env },
     }),
+    blocker(config) {
+      const who = { name: user, uid, gid };
+      const found = findObstacle(config, who);
+      return found && describeObstacle(config.name, who, found);
+    },
   };
 }
 

@@ -12,8 +12,14 @@ import type { CallResult } from './tool-result.js';
 import type { ListedTool } from './tool-listing.js';
 import { connectTransport, type TransportKind } from './transports.js';
 
-/** Where a server is: connecting the first time, answering, coming back after a failure, or closed. */
-export type ServerState = 'connecting' | 'ready' | 'restarting' | 'closed';
+/**
+ * Where a server is: connecting the first time, answering, coming back after a failure, not started
+ * because its sandbox cannot reach it (`lastError` says why; tried again only when the bot restarts), or closed.
+ */
+export type ServerState = 'connecting' | 'ready' | 'restarting' | 'blocked' | 'closed';
+
+/** Every state, for the metrics that show one series per state. */
+export const SERVER_STATES: readonly ServerState[] = ['connecting', 'ready', 'restarting', 'blocked', 'closed'];
 
 /** Where connections are logged: pino's logger fits, and so does a terminal's stderr printer. */
 export interface McpLogger {
@@ -63,8 +69,14 @@ export class ServerConnection {
     private readonly options: ConnectionOptions,
   ) {}
 
-  /** Connect and list the tools; on failure, retry with backoff in the background. Never rejects. */
+  /**
+   * Connect and list the tools; on failure, retry with backoff in the background. A stdio server its
+   * sandbox cannot reach is not started: said once, in one line, and not retried (a folder's mode does
+   * not change by waiting). Never rejects.
+   */
   async start(): Promise<void> {
+    const blocked = this.config.kind === 'stdio' ? this.options.sandbox?.blocker(this.config) : undefined;
+    if (blocked) return this.block(blocked);
     try {
       await this.connect();
     } catch (error) {
@@ -76,7 +88,7 @@ export class ServerConnection {
   async call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
     const client = this.client;
     if (this.state !== 'ready' || !client) {
-      const why = this.state === 'closed' ? 'shut down' : `${this.state === 'connecting' ? 'still starting' : 'restarting'}${this.lastError ? ` after: ${this.lastError}` : ''}`;
+      const why = this.state === 'closed' ? 'shut down' : this.state === 'blocked' ? `not started: ${this.lastError}` : `${this.state === 'connecting' ? 'still starting' : 'restarting'}${this.lastError ? ` after: ${this.lastError}` : ''}`;
       throw new Error(`the MCP server "${this.config.name}" is unavailable right now (${why}); try again later or answer without it.`);
     }
     try {
@@ -169,6 +181,16 @@ export class ServerConnection {
     void client.close().catch(() => undefined);
     const why = cause instanceof Error ? `the connection failed (${cause.message})` : 'the connection closed';
     this.failed(new Error(`${why}${this.stderrTail.trim() ? ` (its last output: ${this.stderrTail.trim().slice(-200)})` : ''}`));
+  }
+
+  private block(why: string): void {
+    if (this.closing) return;
+    const had = this.tools.length > 0;
+    this.state = 'blocked';
+    this.lastError = why;
+    this.tools = [];
+    this.options.logger.warn({ server: this.config.name, sandbox: this.options.sandbox?.kind }, why);
+    if (had) this.options.onChange();
   }
 
   private failed(error: unknown): void {

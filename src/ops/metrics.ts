@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AgentEvent } from '../agent/types.js';
+import { SERVER_STATES } from '../mcp/index.js';
 
 /** What the gauges read when scraped. */
 export interface MetricsSources {
@@ -86,7 +87,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
       registers,
       collect() {
         this.reset();
-        for (const server of mcpServers()) for (const state of ['connecting', 'ready', 'restarting', 'closed']) this.set({ server: server.name, state }, server.state === state ? 1 : 0);
+        for (const server of mcpServers()) for (const state of SERVER_STATES) this.set({ server: server.name, state }, server.state === state ? 1 : 0);
       },
     });
   }
