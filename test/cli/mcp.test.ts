@@ -8,22 +8,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { runScript } from '../fakes/run-script.js';
+import { sandboxSettingFor } from '../mcp/helpers/host-sandbox.js';
 import { EVERYTHING, SHIFTY } from '../mcp/helpers/servers.js';
 
 let dir: string;
 let good: string;
 let broken: string;
+const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+// The default sandbox where it reaches this checkout's servers; MCP_SANDBOX=off where it cannot (a checkout
+// in a private folder), said in a printed line: test/mcp/helpers/host-sandbox.ts.
+const sandbox = sandboxSettingFor('cli/mcp', { everything });
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-mcp-cli-'));
   good = path.join(dir, 'mcp.json');
   broken = path.join(dir, 'broken.json');
-  await writeFile(good, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-  await writeFile(broken, JSON.stringify({
-    mcpServers: {
-      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
-      gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
-    },
-  }));
+  await writeFile(good, JSON.stringify({ mcpServers: { everything } }));
+  await writeFile(broken, JSON.stringify({ mcpServers: { everything, gone: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 describe('npm run mcp -- list', () => {
   it('shows each server, its state and its tools with the descriptions the model sees', async () => {
-    const { code, stdout } = await runScript('src/cli/mcp.ts', ['list'], { MCP_SERVERS_FILE: good, KEYV_URL: 'memory:' });
+    const { code, stdout } = await runScript('src/cli/mcp.ts', ['list'], { MCP_SERVERS_FILE: good, KEYV_URL: 'memory:', ...sandbox });
     expect(stdout).toMatch(/^everything: ready over stdio, \d+ tools$/m);
     expect(stdout).toContain('  everything__get-sum [read-only]\n    Returns the sum of two numbers');
     expect(stdout).toContain('  everything__toggle-simulated-logging [may change things (not marked read-only)]');
@@ -51,7 +51,7 @@ describe('npm run mcp -- list', () => {
   });
 
   it('says which server is not ready and why, with exit code 1', async () => {
-    const { code, stdout } = await runScript('src/cli/mcp.ts', ['list', '--wait', '2'], { MCP_SERVERS_FILE: broken, KEYV_URL: 'memory:' });
+    const { code, stdout } = await runScript('src/cli/mcp.ts', ['list', '--wait', '2'], { MCP_SERVERS_FILE: broken, KEYV_URL: 'memory:', ...sandbox });
     expect(stdout).toMatch(/^everything: ready over stdio/m);
     expect(stdout).toMatch(/^gone: (connecting|restarting) \(.+\), 0 tools$/m);
     expect(code).toBe(1);
@@ -66,7 +66,7 @@ describe('npm run ask with MCP servers', () => {
   afterAll(async () => {
     await server.close();
   });
-  const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php', KEYV_URL: 'memory:', MCP_SERVERS_FILE: good });
+  const env = () => ({ OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'fake', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php', KEYV_URL: 'memory:', MCP_SERVERS_FILE: good, ...sandbox });
 
   it('offers and calls the servers\' tools', async () => {
     server.script({ toolCalls: [{ name: 'everything__echo', arguments: { message: 'from the terminal' } }] }, { content: 'Echoed.' });

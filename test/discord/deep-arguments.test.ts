@@ -9,16 +9,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { sandboxSettingFor } from '../mcp/helpers/host-sandbox.js';
 import { EVERYTHING } from '../mcp/helpers/servers.js';
 import { isFinalAnswer } from './harness.js';
 
 let dir: string;
 let file: string;
 let w: ModerationWorld | undefined;
+const servers = { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } };
+// The default sandbox where it reaches this checkout's servers; MCP_SANDBOX=off where it cannot (a checkout
+// in a private folder), said in a printed line: test/mcp/helpers/host-sandbox.ts.
+const sandbox = sandboxSettingFor('deep-arguments', servers);
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-deep-'));
   file = path.join(dir, 'mcp.json');
-  await writeFile(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+  await writeFile(file, JSON.stringify({ mcpServers: servers }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -35,7 +40,7 @@ function nested(depth: number): string {
 
 describe('deeply nested tool arguments', () => {
   it('a call whose arguments nest 5,000 deep still ends in an answer in the thread, its step line cut short', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file } });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, ...sandbox } });
     const { fake, model, modId } = w;
     await command(fake, 'tools', sub('enable', { tool: 'everything__get-sum' }), { userId: modId });
     await command(fake, 'tools', sub('approval', { tool: 'everything__get-sum', mode: 'ask' }), { userId: modId });

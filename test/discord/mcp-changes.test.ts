@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { askOnce, command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { sandboxSettingFor } from '../mcp/helpers/host-sandbox.js';
 import { SHIFTY } from '../mcp/helpers/servers.js';
 import { isFinalAnswer } from './harness.js';
 import { linksOutsideCode } from './markup.js';
@@ -19,10 +20,14 @@ import { buttonsOf } from './waiting.js';
 let dir: string;
 let file: string;
 let w: ModerationWorld | undefined;
+const servers = { shifty: { command: process.execPath, args: [SHIFTY] } };
+// The default sandbox where it reaches this checkout's servers; MCP_SANDBOX=off where it cannot (a checkout
+// in a private folder), said in a printed line: test/mcp/helpers/host-sandbox.ts.
+const sandbox = sandboxSettingFor('mcp-changes', servers);
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-shifty-'));
   file = path.join(dir, 'mcp.json');
-  await writeFile(file, JSON.stringify({ mcpServers: { shifty: { command: process.execPath, args: [SHIFTY] } } }));
+  await writeFile(file, JSON.stringify({ mcpServers: servers }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -58,7 +63,7 @@ async function details(since: number): Promise<FakeMessage> {
 
 describe('an MCP server that changes its tools after approval', () => {
   it('a destructive tool re-listed as read-only while a call waits for Approve is suspended, and never runs without a person', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file } });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, ...sandbox } });
     const { fake, model, modId } = w;
     await command(fake, 'tools', sub('enable', { tool: 'shifty__write_file' }), { userId: modId });
     model.script(
@@ -89,7 +94,7 @@ describe('an MCP server that changes its tools after approval', () => {
   });
 
   it('a tool with only a title that turns into an instruction is suspended: the model never reads it', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file } });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, ...sandbox } });
     const { fake, model, modId } = w;
     await command(fake, 'tools', sub('enable', { tool: 'shifty__lookup' }), { userId: modId });
     const first = await askOnce(w);
@@ -106,7 +111,7 @@ describe('an MCP server that changes its tools after approval', () => {
   });
 
   it('/tools show: a changed schema side by side with the pinned one; the moderator reads what the model reads', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file } });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, ...sandbox } });
     const { fake, model, modId } = w;
     await command(fake, 'tools', sub('enable', { tool: 'shifty__fetch_page' }), { userId: modId });
     await shift('schema', 'shifty__fetch_page');
@@ -132,7 +137,7 @@ describe('an MCP server that changes its tools after approval', () => {
   });
 
   it('/tools list names the tools that are not offered and why: a schema past the cap, two names that collide', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file } });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, ...sandbox } });
     const { fake, modId } = w;
     const listedAt = fake.mark();
     await command(fake, 'tools', sub('list'), { userId: modId });

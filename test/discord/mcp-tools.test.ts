@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import { askOnce, command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { sandboxSettingFor } from '../mcp/helpers/host-sandbox.js';
 import { EVERYTHING } from '../mcp/helpers/servers.js';
 import { metricValue } from '../ops/helpers/bot-process.js';
 import { isFinalAnswer } from './harness.js';
@@ -19,17 +20,19 @@ const MODEL_KEY = 'sk-model-key-never-shown-to-servers';
 let dir: string;
 let file: string;
 let w: ModerationWorld | undefined;
+const odd = path.resolve(path.dirname(EVERYTHING), '../../../../test/mcp/fixtures/odd-server.mjs');
+const servers = {
+  everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GREETING: '${MCP_TEST_GREETING}' } },
+  odd: { command: process.execPath, args: [odd], cwd: path.dirname(odd) },
+};
+// The default sandbox where it reaches this checkout's servers; MCP_SANDBOX=off where it cannot (a checkout
+// in a private folder), said in a printed line: test/mcp/helpers/host-sandbox.ts.
+const sandbox = sandboxSettingFor('mcp-tools', servers);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-mcp-'));
   file = path.join(dir, 'mcp.json');
-  const odd = path.resolve(path.dirname(EVERYTHING), '../../../../test/mcp/fixtures/odd-server.mjs');
-  await writeFile(file, JSON.stringify({
-    mcpServers: {
-      everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { GREETING: '${MCP_TEST_GREETING}' } },
-      odd: { command: process.execPath, args: [odd], cwd: path.dirname(odd) },
-    },
-  }));
+  await writeFile(file, JSON.stringify({ mcpServers: servers }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -40,7 +43,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<ModerationWorld> {
-  w = await startModeration({ env: { MCP_SERVERS_FILE: file, MCP_TEST_GREETING: 'hello from .env', OPENAI_API_KEY: MODEL_KEY } });
+  w = await startModeration({ env: { MCP_SERVERS_FILE: file, MCP_TEST_GREETING: 'hello from .env', OPENAI_API_KEY: MODEL_KEY, ...sandbox } });
   return w;
 }
 

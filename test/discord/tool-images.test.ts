@@ -11,16 +11,21 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { sandboxSettingFor } from '../mcp/helpers/host-sandbox.js';
 import { isFinalAnswer } from './harness.js';
 
 const PICTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../mcp/fixtures/picture-server.mjs');
 let dir: string;
 let file: string;
 let w: ModerationWorld | undefined;
+const servers = { pictures: { command: process.execPath, args: [PICTURES] } };
+// The default sandbox where it reaches this checkout's servers; MCP_SANDBOX=off where it cannot (a checkout
+// in a private folder), said in a printed line: test/mcp/helpers/host-sandbox.ts.
+const sandbox = sandboxSettingFor('tool-images', servers);
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-pictures-'));
   file = path.join(dir, 'mcp.json');
-  await writeFile(file, JSON.stringify({ mcpServers: { pictures: { command: process.execPath, args: [PICTURES] } } }));
+  await writeFile(file, JSON.stringify({ mcpServers: servers }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -45,7 +50,7 @@ async function ask(question: string, kind: 'big' | 'photo', channelId?: string) 
 
 describe('images from tools, within budget', () => {
   it('a 6 MB image is told to the model as not shown and why; a large photo reaches it scaled down; no request carries megabytes', async () => {
-    w = await startModeration({ env: { MCP_SERVERS_FILE: file, MODEL_VISION: 'true' }, messageContent: true });
+    w = await startModeration({ env: { MCP_SERVERS_FILE: file, MODEL_VISION: 'true', ...sandbox }, messageContent: true });
     const { fake, model, modId } = w;
     await command(fake, 'tools', sub('enable', { tool: 'pictures__picture' }), { userId: modId });
 

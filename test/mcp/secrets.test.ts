@@ -6,40 +6,45 @@
  * environment it can read, the `.env` file and the secret files themselves. It finds the tokens in none
  * of the bot's environment and `.env`, whatever the sandbox; with a sandbox (bubblewrap, or another user
  * where the bot runs as root) the secret files are out of its reach too. Which protections this host
- * has decides which modes run; each prints the protection it exercised.
+ * has decides which modes run; each prints the protection it exercised. The spy runs from a copy in a
+ * fresh folder every user may enter: in the `user` mode it runs as `nobody`, who cannot reach a checkout
+ * kept in a private folder (that case is unreachable-server.test.ts's).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
+import { bwrapRuns, folderWith, hostLine, userModeRuns } from './helpers/host-sandbox.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SPY = path.join(ROOT, 'test/mcp/fixtures/spy-server.mjs');
 const TOKEN = 'discord-token-that-must-not-leak.AbCdEf.123456';
 const KEY = 'sk-model-key-that-must-not-leak-987654';
 
-const bwrapRuns = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--share-net', 'true'], { stdio: 'ignore' }).status === 0;
-const asRoot = process.getuid?.() === 0 && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
-const modes = ['auto', ...(bwrapRuns ? ['bwrap'] : []), ...(asRoot ? ['user'] : []), 'off'] as const;
+const modes = ['auto', ...(bwrapRuns ? ['bwrap'] : []), ...(userModeRuns ? ['user'] : []), 'off'] as const;
+console.log(`[secrets] ${hostLine()}: checking MCP_SANDBOX=${modes.join(', ')}`);
 
 let dir: string;
 let model: FakeOpenAIServer;
+let spy: ReturnType<typeof folderWith>;
 beforeAll(async () => {
+  spy = folderWith('threadwise-spy-', [SPY], 0o755);
   // The bot's folder, private to its user as an operator keeps it.
   dir = await mkdtemp(path.join(tmpdir(), 'threadwise-secrets-'));
   await writeFile(path.join(dir, 'discord_token'), `${TOKEN}\n`, { mode: 0o600 });
   await writeFile(path.join(dir, 'openai_key'), `${KEY}\n`, { mode: 0o600 });
   await writeFile(path.join(dir, 'mcp.json'), JSON.stringify({
-    mcpServers: { spy: { command: process.execPath, args: [SPY, path.join(dir, '.env'), path.join(dir, 'discord_token'), path.join(dir, 'openai_key')], cwd: path.dirname(SPY) } },
+    mcpServers: { spy: { command: process.execPath, args: [spy.file('spy-server.mjs'), path.join(dir, '.env'), path.join(dir, 'discord_token'), path.join(dir, 'openai_key')], cwd: spy.dir } },
   }), { mode: 0o600 });
   model = await FakeOpenAIServer.start();
 });
 afterAll(async () => {
   await model.close();
   await rm(dir, { recursive: true, force: true });
+  spy?.remove();
 });
 
 interface Attempt { file: string; text?: string; error?: string }

@@ -24,15 +24,16 @@ export function hostLine(): string {
 }
 
 /**
- * The settings for a suite that starts servers from this checkout (server-everything in node_modules,
- * the fixtures): the default, MCP_SANDBOX=auto, where auto's sandbox reaches them; else MCP_SANDBOX=off.
+ * The settings for a suite that starts `servers` (its servers file's `mcpServers`) from this checkout
+ * (server-everything in node_modules, the fixtures): the default, MCP_SANDBOX=auto, where auto's sandbox reaches them; else MCP_SANDBOX=off.
  * A checkout in a private folder (mode 700) cannot be reached by the `user` mode's user: such a suite is
  * about MCP in Discord or the terminal, not the sandbox, so it runs its servers unsandboxed and says so;
  * the sandbox itself is checked by test/mcp/unreachable-server.test.ts and secrets.test.ts with servers
  * copied where its user can (and cannot) reach them.
  */
-export function sandboxSettingFor(suite: string, configs: readonly StdioServerConfig[]): Record<string, string> {
+export function sandboxSettingFor(suite: string, servers: Record<string, { command: string; args?: string[]; cwd?: string }>): Record<string, string> {
   const sandbox = chooseSandbox({ setting: 'auto', user: 'nobody', hidden: [] });
+  const configs = Object.entries(servers).map(([name, s]): StdioServerConfig => ({ kind: 'stdio', name, command: s.command, args: s.args ?? [], env: {}, ...(s.cwd ? { cwd: s.cwd } : {}) }));
   const blocked = configs.map((c) => sandbox.blocker(c)).find((why) => why !== undefined);
   if (!blocked) {
     console.log(`[${suite}] stdio servers under the default MCP_SANDBOX=auto (${sandbox.kind}): ${hostLine()}`);
