@@ -1,6 +1,6 @@
 /**
  * Whether the `user` sandbox's user can reach a stdio server, read from real folders and files this test
- * makes (owned by whoever runs it, checked for uid 65534, `nobody`): every folder on the way to the
+ * makes (owned by whoever runs it, checked for another user, `nobody`): every folder on the way to the
  * command, the script and the working folder must let it in, the script be readable, the command
  * runnable. Runs on any host: it reads permissions, it starts nothing.
  */
@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeObstacle, findObstacle } from '../../src/mcp/reach.js';
 import type { StdioServerConfig } from '../../src/mcp/index.js';
 
-const nobody = { name: 'nobody', uid: 65534, gid: 65534 };
+// Another user than the one running the test (whose files these are): nobody's ids, unless the test runs as nobody.
+const other = (own: number | undefined) => (own === 65534 ? 65533 : 65534);
+const nobody = { name: 'nobody', uid: other(process.getuid?.()), gid: other(process.getgid?.()) };
 let root: string;
 let open: string;
 let locked: string;
