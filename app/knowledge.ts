@@ -1,15 +1,15 @@
 /**
  * The knowledge base as the bot uses it: opened from `config.knowledge` (the KEYV_URL database, or
  * KNOWLEDGE_URL; off with Redis and no KNOWLEDGE_URL), with the cached "has documents" answer the tool
- * policy asks before every step, the loaders `/kb add` uses (Discord's CDN, read_url's fetcher), the
- * document parser's worker for PDF and Word files, and, with EMBEDDING_MODEL, meaning search and its
- * background embedding job.
+ * policy asks before every step, the loaders `/kb add` uses (Discord's CDN, read_url's fetcher), and,
+ * with EMBEDDING_MODEL, the background embedding job. The base itself (its PDF and Word reader, its
+ * meaning search) is opened by openConfiguredKnowledge, as the terminal opens it.
  */
 import type { Config } from '../src/config.js';
 import { createAttachmentLoader } from '../src/discord/files/attachment-document.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
 import { createDocumentPresence, forgettingOnChange, type DocumentPresence } from '../src/knowledge/document-presence.js';
-import { createDocumentParser, documentFromUrl, openAIEmbedder, openKnowledgeBase, startEmbeddingSync } from '../src/knowledge/index.js';
+import { documentFromUrl, openConfiguredKnowledge, startEmbeddingSync } from '../src/knowledge/index.js';
 import type { Logger } from '../src/logger.js';
 import type { ToolboxOptions } from '../tools/index.js';
 
@@ -37,23 +37,14 @@ export async function openAppKnowledge(
   logger: Logger,
   options: KnowledgeOverrides & { readUrl?: ToolboxOptions['readUrl'] } = {},
 ): Promise<AppKnowledge | undefined> {
-  const { url, maxFileBytes, maxBytes, maxUploadBytes, embedding } = config.knowledge;
+  const { url, maxFileBytes, maxUploadBytes } = config.knowledge;
   if (!url) {
     logger.warn('the knowledge base is off: KEYV_URL is Redis and KNOWLEDGE_URL is not set (Redis has no full-text search)');
     return undefined;
   }
-  const parser = createDocumentParser({ maxPages: config.knowledge.maxPages, timeoutMs: config.knowledge.parseTimeoutMs });
   const where = { knowledge: url.replace(/:[^:@/]*@/, ':***@') };
-  const opened = await openKnowledgeBase(url, {
-    baseDir: process.cwd(),
-    limits: { maxFileBytes, maxBytes, maxUploadBytes },
-    logger: (event) => logger[event.level](where, event.message),
-    parser,
-    embedder: embedding && openAIEmbedder(embedding),
-  }).catch(async (error: unknown) => {
-    await parser.close();
-    throw error;
-  });
+  // The builder `npm run ask` and `npm run kb` use too: one wiring of caps, PDF reader and meaning search.
+  const opened = await openConfiguredKnowledge(config.knowledge, { baseDir: process.cwd(), logger: (event) => logger[event.level](where, event.message) });
   // Passages without a vector of the model (a changed EMBEDDING_MODEL, a server that was down) are embedded in the background.
   const sync = opened.meaning && startEmbeddingSync(opened.meaning, { idleMs: options.embeddingIdleMs, log: (level, message) => logger[level](where, message) });
   const presence = createDocumentPresence(opened, { ttlMs: options.presenceTtlMs });
@@ -76,7 +67,6 @@ export async function openAppKnowledge(
     close: async () => {
       await sync?.stop();
       await opened.close();
-      await parser.close();
     },
   };
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ownNumbers } from '../src/agent/citations.js';
 import { defineTool, type Source, type ToolDefinition } from '../src/agent/tool.js';
+import { passagePlace } from '../src/knowledge/passage-place.js';
 import type { KnowledgeBase, SearchHit } from '../src/knowledge/types.js';
 
 /** Room for the passages within the default 4,000-character tool output cap. */
@@ -59,7 +60,7 @@ function snippetBudget(limit: number): number {
 
 function formatHits(hits: SearchHit[], numbers: readonly number[]): string {
   const blocks = hits.map((hit, i) => {
-    const where = [hit.title, ...hit.headings].join(' › ') + (hit.location ? `, ${hit.location}` : '');
+    const where = passagePlace(hit);
     const cite = hit.link ? `Link: ${hit.link}` : 'No link (a document added from a file).';
     return `[${numbers[i]}] ${where}\n${cite}\n${hit.snippet}`;
   });
@@ -72,7 +73,6 @@ function formatHits(hits: SearchHit[], numbers: readonly number[]): string {
  * is named too (`Rulebook, p. 12`), so the answer's Sources line says where to look.
  */
 function sourceOf(hit: SearchHit): Source {
-  const page = hit.location ? `, ${hit.location}` : '';
-  if (!hit.link) return { title: `${hit.title}${page}` };
-  return { title: `${hit.headings.length ? `${hit.title} › ${hit.headings.at(-1)}` : hit.title}${page}`, url: hit.link };
+  if (!hit.link) return { title: passagePlace(hit, []) };
+  return { title: passagePlace(hit, hit.headings.slice(-1)), url: hit.link };
 }

@@ -3,8 +3,9 @@
  * Same config, engine and tools as the bot, so a model server and the tools can be tried without Discord.
  * The MCP servers of MCP_SERVERS_FILE are connected and their tools offered (the terminal is the
  * operator's own: no moderator rules apply there); `--no-mcp` leaves them out.
- * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told),
- * and is offered only when that collection has documents, as in a server. Charts `plot` draws are
+ * `search_knowledge` searches the collection named (what `npm run kb` fills; `default` unless told)
+ * by words and, with EMBEDDING_MODEL, meaning, and is offered only when that collection has
+ * documents, as in a server. Charts `plot` draws are
  * written to files in --charts (default: the current folder), and each is named as it is written.
  */
 import { loadConfigOrReport, type Config } from '../config.js';
@@ -13,7 +14,7 @@ import { describeError } from '../errors.js';
 import { STEP_LIMIT } from '../agent/engine.js';
 import type { ProtocolSetting } from '../agent/types.js';
 import { createCore } from '../core.js';
-import { checkCollection, openKnowledgeBase, type KnowledgeBase } from '../knowledge/index.js';
+import { checkCollection, openConfiguredKnowledge, type KnowledgeBase } from '../knowledge/index.js';
 import { askInTerminal, printJson, TerminalPrinter } from './print.js';
 import { describedAttachments, saveAttachments } from './save-files.js';
 
@@ -109,14 +110,14 @@ async function main(): Promise<number> {
 }
 
 /**
- * The knowledge base if it is configured and opens. A question can be answered without it, so a
- * failure is said on stderr and the run goes on without search_knowledge.
+ * The knowledge base if it is configured and opens, opened as the bot opens it: with EMBEDDING_MODEL,
+ * search_knowledge embeds its query and finds by meaning as in a thread. A question can be answered
+ * without it, so a failure is said on stderr and the run goes on without search_knowledge.
  */
 async function openKnowledge(config: Config): Promise<KnowledgeBase | undefined> {
-  const { url, maxFileBytes, maxBytes } = config.knowledge;
-  if (!url) return undefined;
+  if (!config.knowledge.url) return undefined;
   try {
-    return await openKnowledgeBase(url, { baseDir: process.cwd(), limits: { maxFileBytes, maxBytes } });
+    return await openConfiguredKnowledge(config.knowledge, { baseDir: process.cwd() });
   } catch (error) {
     console.error(`The knowledge base could not be opened, so search_knowledge is not offered: ${describeError(error)}`);
     return undefined;

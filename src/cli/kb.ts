@@ -8,7 +8,7 @@ import { loadConfigOrReport } from '../config.js';
 import { readCommandLine } from './command-line.js';
 import { describeError, StorageError } from '../errors.js';
 import {
-  checkCollection, createDocumentParser, duration, formatBytes, KnowledgeInputError, openAIEmbedder, openKnowledgeBase, type KnowledgeBase,
+  checkCollection, duration, formatBytes, KNOWLEDGE_OFF, KnowledgeInputError, openConfiguredKnowledge, passagePlace, type KnowledgeBase,
 } from '../knowledge/index.js';
 import { addTargets, plural } from './kb-add.js';
 
@@ -58,25 +58,18 @@ async function main(): Promise<number> {
   const config = loadConfigOrReport({ needDiscord: false, needModel: false });
   if (!config) return 2;
   if (!config.knowledge.url) {
-    console.error('KEYV_URL is a Redis URL, and Redis has no full-text search: set KNOWLEDGE_URL to sqlite://data/threadwise.sqlite or a postgres:// URL.');
+    console.error(KNOWLEDGE_OFF);
     return 2;
   }
   if (command === 'embed' && !config.knowledge.embedding) {
     console.error('Meaning search is off: set EMBEDDING_MODEL (and EMBEDDING_BASE_URL or OPENAI_BASE_URL for a local server) to embed passages.');
     return 2;
   }
-  const { maxFileBytes, maxBytes, maxUploadBytes, maxPages, parseTimeoutMs, embedding } = config.knowledge;
-  const parser = createDocumentParser({ maxPages, timeoutMs: parseTimeoutMs });
   let kb: KnowledgeBase;
   try {
-    kb = await openKnowledgeBase(config.knowledge.url, {
-      baseDir: process.cwd(),
-      limits: { maxFileBytes, maxBytes, maxUploadBytes },
-      parser,
-      embedder: embedding && openAIEmbedder(embedding),
-    });
+    // Opened as the bot opens it (the same caps, PDF and Word reader, and meaning search).
+    kb = await openConfiguredKnowledge(config.knowledge, { baseDir: process.cwd() });
   } catch (error) {
-    await parser.close();
     console.error(describeError(error));
     return 1;
   }
@@ -99,7 +92,6 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await kb.close();
-    await parser.close();
   }
 }
 
@@ -166,7 +158,8 @@ async function search(kb: KnowledgeBase, collection: string, query: string, limi
     return 0;
   }
   hits.forEach((hit, i) => {
-    console.log(`${i + 1}. ${[hit.title, ...hit.headings].join(' › ')}  (score ${hit.score.toPrecision(3)})`);
+    // Named as the bot's tool names it, with the page of a PDF passage (`Rulebook, p. 2`).
+    console.log(`${i + 1}. ${passagePlace(hit)}  (score ${hit.score.toPrecision(3)})`);
     console.log(`   ${hit.link ?? hit.source}`);
     console.log(`   ${hit.snippet}\n`);
   });

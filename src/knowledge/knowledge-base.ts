@@ -9,7 +9,7 @@ import { embedPending } from './embedding/embed-pending.js';
 import type { Embedder } from './embedding/embedder.js';
 import { KnowledgeInputError } from './errors.js';
 import { isParsedFormat } from './formats.js';
-import { createDocumentParser, type DocumentParser } from './parse/document-parser.js';
+import { createDocumentParser, type DocumentParser, type DocumentParserOptions } from './parse/document-parser.js';
 import { queryTerms, snippet } from './query-terms.js';
 import { rankedHits } from './ranked-search.js';
 import type { SearchIndex } from './search-index.js';
@@ -35,6 +35,8 @@ export interface KnowledgeBaseDeps {
   now?: () => Date;
   /** Reads PDF and Word files; made on first use when not given, and closed with the knowledge base then. */
   parser?: DocumentParser;
+  /** The limits of the parser made on first use (KNOWLEDGE_MAX_PAGES, KNOWLEDGE_PARSE_TIMEOUT_MS); unused when `parser` is given. */
+  parserOptions?: DocumentParserOptions;
   /** Meaning search (EMBEDDING_MODEL); absent: words only. */
   embedder?: Embedder;
 }
@@ -44,7 +46,7 @@ export function createKnowledgeBase(index: SearchIndex, deps: KnowledgeBaseDeps)
   const { limits, embedder } = deps;
   const now = deps.now ?? (() => new Date());
   let ownParser: DocumentParser | undefined;
-  const parser = () => deps.parser ?? (ownParser ??= createDocumentParser());
+  const parser = () => deps.parser ?? (ownParser ??= createDocumentParser(deps.parserOptions));
   const meaning: MeaningSearch | undefined = embedder && {
     model: embedder.model,
     status: async () => ({ model: embedder.model, storage: index.vectors.kind, ...(await index.vectors.status(embedder.model)) }),

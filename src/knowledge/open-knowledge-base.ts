@@ -10,7 +10,7 @@ import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js
 import { createKnowledgeBase } from './knowledge-base.js';
 import type { Embedder } from './embedding/embedder.js';
 import { VectorCache } from './embedding/vector-cache.js';
-import type { DocumentParser } from './parse/document-parser.js';
+import type { DocumentParser, DocumentParserOptions } from './parse/document-parser.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
 
 /** Reports of trouble outside any call (a PostgreSQL connection dropped while idle). */
@@ -27,6 +27,8 @@ export interface OpenKnowledgeOptions {
   now?: () => Date;
   /** Reads PDF and Word files (the bot shares one with `read_url`); made on first use when absent. */
   parser?: DocumentParser;
+  /** The limits of the parser the knowledge base makes (and closes) itself when none is given. */
+  parserOptions?: DocumentParserOptions;
   /** Meaning search (EMBEDDING_MODEL); absent: words only. */
   embedder?: Embedder;
   /** PostgreSQL: `array` keeps vectors in a real[] column even where pgvector exists (tests of the fallback). */
@@ -66,5 +68,5 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
     default:
       throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
   }
-  return createKnowledgeBase(index, { limits, now: options.now, parser: options.parser, embedder: options.embedder });
+  return createKnowledgeBase(index, { limits, now: options.now, parser: options.parser, parserOptions: options.parserOptions, embedder: options.embedder });
 }

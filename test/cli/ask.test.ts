@@ -117,6 +117,30 @@ describe('npm run ask', () => {
     expect(bad.stderr).toMatch(/--collection: "no spaces!" is not a collection name/);
   }, 60_000);
 
+  it('with EMBEDDING_MODEL, search_knowledge embeds the query and finds a passage by meaning, as in a thread', async () => {
+    const dir = tempDir('ask-meaning');
+    const guide = path.join(dir, 'joining.md');
+    // No word in common with the question below: only meaning ("pay" and "free" are one concept to the fake) can find it.
+    fs.writeFileSync(guide, '# Guild\n\nJoining is free for everyone.');
+    const meaningEnv = { ...env(), KEYV_URL: `sqlite://${path.join(dir, 'threadwise.sqlite')}`, EMBEDDING_MODEL: 'fake-embed' };
+    expect((await runScript('src/cli/kb.ts', ['add', guide, '--guild', 'guild-1'], meaningEnv)).code).toBe(0);
+    expect(server.embeddingRequests).toHaveLength(1);
+
+    const query = 'how much must I pay';
+    server.script({ toolCalls: [{ name: 'search_knowledge', arguments: { query } }] }, { content: 'Nothing: it is free.' });
+    const found = await ask(['--json', '--protocol', 'native', '--collection', 'guild-1', 'How much must I pay to join?'], meaningEnv);
+    expect(found.stderr).toBe('');
+    expect(found.code).toBe(0);
+    // The tool's query went to the embedding server, as the bot's search sends it.
+    expect(server.embeddingRequests.slice(1)).toEqual([{ model: 'fake-embed', input: [query] }]);
+    const events = found.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const observation = events.find((e) => e.type === 'observation');
+    expect(observation.output).toMatch(/^1 passage from this server's documents, best first:\n\n\[1\] Guild\n.*\nJoining is free for everyone\./);
+    // The model is told it may rephrase by meaning, as in a thread with meaning search on.
+    const offered = server.requests[0]!.body.tools?.find((t) => t.function.name === 'search_knowledge');
+    expect(offered?.function.description).toMatch(/matches meaning as well as words/);
+  }, 60_000);
+
   it('prints web search results and writes the charts plot draws to files it names', async () => {
     const searx = await startLocalServer({
       '/search': json({ query: 'node 24', number_of_results: 0, results: [{ url: 'https://nodejs.org/en/blog/release/v24.0.0', title: 'Node.js 24.0.0', content: 'Released on 6 May 2025.', engine: 'brave', score: 1, category: 'general' }], answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),

@@ -103,6 +103,15 @@ describe('npm run kb', () => {
     expect((await kb(['search', 'Shifts', '--guild', '77'])).stdout).toMatch(/^1\. Handbook › Shifts/m);
   }, 60_000);
 
+  it('search names the page of a PDF passage, as the answer\'s Sources line does', async () => {
+    const pdf = path.join(dir, 'harbour.pdf');
+    fs.writeFileSync(pdf, await makePdf(['The harbour opens at six.', 'Lanterns are lit at dusk on the pier.'], 'Harbour guide'));
+    expect((await kb(['add', pdf, '--guild', '88'], { KNOWLEDGE_MAX_FILE_BYTES: '100000' })).code).toBe(0);
+    const found = await kb(['search', 'lanterns', '--guild', '88']);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/^1\. Harbour guide, p\. 2 +\(score [\d.e-]+\)\n {3}.*harbour\.pdf\n {3}Lanterns are lit/m);
+  }, 60_000);
+
   it('with EMBEDDING_MODEL: a document added while the server is down is words only, `embed` catches up, and `list` shows how far meaning search is', async () => {
     const server = await FakeOpenAIServer.start();
     try {
