@@ -145,4 +145,12 @@ describe('links are data', () => {
     expect(inertLinks('see [the page](https://phish.example) and [1]')).toBe('see [the page]\u200b(https://phish.example) and [1]');
     expect(cleanText(inertLinks('[a](b)'))).toBe(inertLinks('[a](b)'));
   });
+
+  it('every masked link of a text is made inert, not only the first', () => {
+    expect(inertLinks('[one](https://a.example) then [two](https://b.example)')).toBe('[one]\u200b(https://a.example) then [two]\u200b(https://b.example)');
+    const three = inertLinks('[a](https://a.example)[b](https://b.example)\n[c](https://c.example)');
+    expect(three).toBe('[a]\u200b(https://a.example)[b]\u200b(https://b.example)\n[c]\u200b(https://c.example)');
+    // None is left for Discord to read as a masked link.
+    expect(three).not.toMatch(/\]\(/);
+  });
 });
