@@ -4,6 +4,7 @@ import { benchEngineAlone } from './engine-alone.js';
 import { benchFirstDelta } from './first-delta.js';
 import { benchDiscord } from './discord.js';
 import { benchCalculator, benchCalculatorPool } from './calculator.js';
+import { benchCalculatorStops } from './calculator-stops.js';
 import { benchHtmlText } from './html-text.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
@@ -26,6 +27,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['first-delta', () => benchFirstDelta()],
   ['calculator', () => benchCalculator()],
   ['calculator-pool', () => benchCalculatorPool()],
+  ['calculator-stops', () => benchCalculatorStops()],
   ['plot', () => benchPlot()],
   ['html-text', () => benchHtmlText()],
   ['state', () => benchState()],

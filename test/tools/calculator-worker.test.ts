@@ -32,49 +32,59 @@ describe('the calculator worker', () => {
     expect(calculator.restarts).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
-  it('stays warm: later calls reuse the same worker and take milliseconds', async () => {
+  // How long a warm call takes is a figure of `npm run bench calculator calculator-stops`, not a test:
+  // what is asserted is that the one worker started serves them all.
+  it('stays warm: 20 calls in a row are served by the one worker started, never replaced', async () => {
     const calculator = make();
     await calculator.warm();
-    const started = performance.now();
-    for (let i = 0; i < 20; i += 1) expect(await calculator.calculate(`${i} * 2`)).toBe(String(i * 2));
-    expect(performance.now() - started).toBeLessThan(500);
+    const pid = calculator.status()[0]!.pid;
+    expect(pid).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i += 1) {
+      expect(await calculator.calculate(`${i} * 2`)).toBe(String(i * 2));
+      expect(calculator.status()[0]!.pid).toBe(pid);
+    }
     expect(calculator.restarts).toBe(0);
   });
 
   it('stops a call that overruns its limit, replaces the worker, and the next call works', async () => {
     const calculator = make();
     await calculator.warm();
-    const started = performance.now();
+    const pid = calculator.status()[0]!.pid;
+    // Minutes of work: only the pool's 0.5 s limit ends it, and says so.
     await expect(calculator.calculate(SLOW)).rejects.toThrow(/took longer than 0.5 s/);
-    expect(performance.now() - started).toBeLessThan(1_200);
     expect(calculator.restarts).toBe(1);
     expect(await calculator.calculate('2 + 2')).toBe('4');
+    expect(calculator.status()[0]!.pid).not.toBe(pid);
   });
 
-  it('ends a running call promptly when its signal aborts', async () => {
-    const calculator = make({ timeoutMs: 10_000 });
+  it('ends a running call when its signal aborts: its worker is replaced at once, not at its limit', async () => {
+    // A limit past the test's own timeout: had the abort not killed the worker, the next call would
+    // wait behind the running one until the test timed out.
+    const calculator = make({ timeoutMs: 60_000 });
     await calculator.warm();
+    const pid = calculator.status()[0]!.pid;
     const controller = new AbortController();
-    const started = performance.now();
     const pending = calculator.calculate(SLOW, controller.signal);
     setTimeout(() => controller.abort(new Error('run cancelled')), 100);
     await expect(pending).rejects.toThrow(/cancelled/);
-    expect(performance.now() - started).toBeLessThan(600);
     expect(await calculator.calculate('3 * 3')).toBe('9');
     expect(calculator.restarts).toBe(1);
+    expect(calculator.status()[0]!.pid).not.toBe(pid);
   });
 
   it('ends a call still waiting in the queue when its signal aborts, without touching the running one', async () => {
     const calculator = make({ timeoutMs: 1_000 });
     await calculator.warm();
-    const slow = calculator.calculate(SLOW).catch((error: unknown) => error);
+    let slowEnded = false;
+    const slow = calculator.calculate(SLOW).catch((error: unknown) => error).finally(() => (slowEnded = true));
     const controller = new AbortController();
     const queued = calculator.calculate('1 + 1', controller.signal);
-    const started = performance.now();
     controller.abort();
     await expect(queued).rejects.toThrow(/cancelled/);
-    expect(performance.now() - started).toBeLessThan(100);
+    // Answered while the running call still holds the worker: it did not wait for its turn.
+    expect(slowEnded).toBe(false);
     expect(await slow).toBeInstanceOf(ToolError);
+    expect(calculator.restarts).toBe(1); // the slow call's worker, at its limit; the queued call never reached one
   });
 
   it('drops a call cancelled while the worker is still starting, so the worker never runs it', async () => {
@@ -83,9 +93,8 @@ describe('the calculator worker', () => {
     const pending = calculator.calculate(SLOW, controller.signal);
     controller.abort();
     await expect(pending).rejects.toThrow(/cancelled/);
-    const started = performance.now();
     expect(await calculator.calculate('1 + 2')).toBe('3');
-    expect(performance.now() - started).toBeLessThan(4_000); // had it run, only its 5 s limit would end it
+    // Had it run, only its 5 s limit would have ended it, and its worker would have been replaced.
     expect(calculator.restarts).toBe(0);
   });
 
