@@ -70,8 +70,7 @@ describe('attachments from the CDN', () => {
     await expect(redirected).rejects.toBeInstanceOf(KnowledgeInputError);
     await expect(redirected).rejects.toThrow(/could not download moved\.md from Discord/);
     await expect(load()(at('/attachments/1/8/gone.md', 'gone.md', 10))).rejects.toThrow("Discord's CDN answered HTTP 404 for gone.md; attach the file again.");
-    const started = Date.now();
+    // slow.md never answers: only the 200 ms deadline ends the download.
     await expect(load({ timeoutMs: 200 })(at('/attachments/1/6/slow.md', 'slow.md', 10))).rejects.toThrow('Downloading slow.md from Discord took longer than 200 ms; try again.');
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -78,9 +78,8 @@ describe('reading attached files', () => {
 
   it('gives up on a silent file server after the timeout, and on text that is not UTF-8', async () => {
     const reader = createAttachmentReader({ ...base, extraOrigins: [origin] });
-    const started = Date.now();
+    // silent.txt never answers: only the 0.3 s timeout lets read() return.
     const [silent, latin1] = await reader.read([file('s.txt', `${origin}/silent.txt`), file('l.txt', `${origin}/latin1.txt`)], 'm');
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(silent).toMatchObject({ outcome: 'not-read', why: 'it could not be downloaded (no answer within 0.3 s)' });
     expect(latin1).toMatchObject({ outcome: 'not-read', why: 'it is not UTF-8 text' });
   });

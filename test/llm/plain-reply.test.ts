@@ -51,9 +51,8 @@ it('takes a plain completion sent in answer to a streamed request', async () => 
 
 it('ends a plain completion that stalls half-written with the idle timeout, and closes the connection', async () => {
   const { model, closed } = await start(completion.slice(0, 40), completion.slice(40), 5_000);
-  const started = Date.now();
+  // The rest comes after 5 s: only the 300 ms idle limit (named below, not the 2 s whole-request one) fails it.
   const error = await failure(model.complete(recording().request));
-  expect(Date.now() - started).toBeLessThan(2_000);
   expect(error.kind).toBe('timeout');
   expect(error.message).toMatch(/OPENAI_IDLE_TIMEOUT_MS/);
   for (let waited = 0; !closed() && waited < 2_000; waited += 20) await new Promise((r) => setTimeout(r, 20));

@@ -35,9 +35,8 @@ describe('time limits on a streamed reply', () => {
   it('fails fast and clearly when a server that has answered goes silent before the first token, and does not resend', async () => {
     server.script({ content: 'too late', stream: { firstEventDelayMs: 5_000 } }, { content: 'never asked' });
     const model = clientFor(server, { idleTimeoutMs: IDLE_MS, maxRetries: 2 });
-    const started = Date.now();
+    // The first event comes after 5 s: only the 0.3 s idle limit the message names ends the wait.
     const error = await failure(model.complete(recording().request));
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/sent nothing for 0\.3 s.*OPENAI_IDLE_TIMEOUT_MS=300.*not resent/);
     expect(server.requests).toHaveLength(1);
@@ -91,9 +90,8 @@ describe('time limits on a streamed reply', () => {
     const words = Array.from({ length: 40 }, (_, i) => `w${i} `);
     server.script({ content: words.join(''), stream: { chunks: words, paceMs: 50 } });
     const model = clientFor(server, { idleTimeoutMs: IDLE_MS });
-    const started = Date.now();
+    // The reply takes 2 s to write and never goes quiet: only the run's deadline ends it.
     const error = await failure(model.complete(recording({ deadline: Date.now() + 400 }).request));
-    expect(Date.now() - started).toBeLessThan(1_500);
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/ran out of time while the model server was still writing/);
     expect(server.requests).toHaveLength(1);

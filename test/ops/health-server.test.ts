@@ -35,9 +35,8 @@ describe('health server', () => {
 
   it('counts a check that does not answer in time as not ready, without waiting for it', async () => {
     const { url } = await start({ checks: { storage: () => new Promise<void>(() => {}) }, checkTimeoutMs: 100 });
-    const started = Date.now();
+    // The check never answers: only the 100 ms limit can produce this answer.
     expect(await httpGet(`${url}/readyz`)).toMatchObject({ status: 503, body: 'storage: not ready: no answer within 100 ms\n' });
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('serves the metrics with their content type, and refuses other paths and methods', async () => {

@@ -78,9 +78,8 @@ describe('ThreadQueue', () => {
       signal = s;
       return stuck.opened;
     });
-    const started = Date.now();
+    // The stuck job ends only when the test opens its gate, after this: the next job runs because the queue moved on.
     await expect(queue.run('t', async () => 'next')).resolves.toBe('next');
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(signal?.aborted).toBe(true);
     expect(String(signal?.reason)).toMatch(/ran longer than 30 ms/);
     stuck.open();
