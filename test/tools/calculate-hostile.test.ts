@@ -11,9 +11,9 @@ import { createCalculateTool } from '../../tools/calculator/calculate.js';
 import { CalculatorPool } from '../../tools/calculator/pool.js';
 import { toolContext } from './helpers/tool-context.js';
 
+// Every row ends by this limit: one the limit missed would run for minutes and time the test out, so
+// the rows are not timed (how long a refusal takes is `npm run bench -- calculator-stops`).
 const TIMEOUT_MS = 1_000;
-/** A row may also wait for the worker a previous row got killed to be replaced. */
-const ROW_LIMIT_MS = TIMEOUT_MS + 4_000;
 
 type Row = [name: string, expression: string, expected: { result: string | RegExp } | { refused: RegExp }];
 
@@ -122,12 +122,10 @@ describe('calculate under hostile input', () => {
 
   for (const [name, expression, expected] of rows) {
     it(`${name}: answers with ${'result' in expected ? 'a result' : 'a clear refusal'} in time`, async () => {
-      const started = performance.now();
       const outcome = await calculate.run({ expression }, toolContext()).then(
         (result) => ({ result: String(result) }),
         (error: unknown) => ({ error }),
       );
-      expect(performance.now() - started).toBeLessThan(ROW_LIMIT_MS);
       if ('result' in expected) {
         expect(outcome).toHaveProperty('result');
         const result = (outcome as { result: string }).result;
@@ -147,9 +145,10 @@ describe('calculate under hostile input', () => {
     expect(Object.keys(Object.prototype)).toEqual([]);
     await expect(calculator.health()).resolves.toBeUndefined();
     expect(calculator.restarts).toBeGreaterThan(0); // the exhaustion rows really did cost workers their lives
-    const started = performance.now();
+    // Ordinary calls afterwards are answered by the workers there are, costing none of them.
+    const restarts = calculator.restarts;
     expect(await calculate.run({ expression: '6 * 7' }, toolContext())).toBe('42');
     expect(await calculate.run({ expression: 'sqrt(2)' }, toolContext())).toBe('1.4142135623731');
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(calculator.restarts).toBe(restarts);
   });
 });
