@@ -90,7 +90,7 @@ describe('fake Discord with the real discord.js client', () => {
 
     const edited = await fake.waitForMessage((m) => m.id === interaction.originalMessageId && m.content.startsWith('Answered'));
     expect(interaction.ackType).toBe(5);
-    expect(interaction.ackLatencyMs).toBeLessThan(1000);
+    expect(interaction.ackLatencyMs).toBeLessThan(3000); // Discord's rule (3 s), not a guess at this machine's speed
     const [thread] = fake.threadsIn(fake.defaults.channelId);
     expect(thread).toMatchObject({ id: edited.id, name: 'What is a fake?', parentId: fake.defaults.channelId, type: 11 });
     expect(edited.threadId).toBe(thread!.id);
