@@ -15,6 +15,7 @@ import type { KnowledgeBase } from './types.js';
 /** Why there is no knowledge base, and what to set: KEYV_URL is Redis and KNOWLEDGE_URL is unset. */
 export const KNOWLEDGE_OFF = 'KEYV_URL is a Redis URL, and Redis has no full-text search: set KNOWLEDGE_URL to sqlite://data/threadwise.sqlite or a postgres:// URL.';
 
+/** What the entry point adds to the configuration: where it runs from, and where background trouble goes. */
 export interface ConfiguredKnowledgeOptions {
   /** A relative SQLite path is taken from here (the project root under npm). */
   baseDir: string;
