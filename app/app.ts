@@ -97,8 +97,8 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     mcpCalls.push((server, outcome) => metrics.countMcpCall(server, outcome));
 
     const logChannel = new LogChannelPosts(logger);
-    const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, logger });
-    const audit = auditWriter(storage, logChannel, now, logger);
+    const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, now, logger });
+    const audit = auditWriter(rules, logger);
     const turns = buildTurns(config, { core, storage, limiter, rules, queue, runs, threads, audit, metrics, tracer, now, logger }, overrides);
 
     // Scheduled questions: each occurrence claimed once in the shared storage, then run as its owner's turn.
@@ -171,9 +171,10 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       client: scale.client,
       sweepWaitingEveryMs: sweepEvery(config.agent.approvalTimeoutMs),
       directMessages: config.governance.allowDms,
+      // Every change a command makes is posted to the log channel through the rules object, with this client.
+      onClient: (client) => logChannel.connected(client),
     });
     const running = bot;
-    logChannel.connected(running.client);
     const scheduler = createScheduler({
       store: storage.schedules,
       claims: scheduleClaims,

@@ -8,11 +8,11 @@ import type { Client } from 'discord.js';
 import { takesImages, type Config } from '../src/config.js';
 import type { Core } from '../src/core.js';
 import { createAttachmentReader } from '../src/discord/files/attachments.js';
-import { postToLogChannel, recordAudit } from '../src/discord/rules/audit-trail.js';
-import { createRules, type Rules, createToolPolicy } from '../src/discord/rules/rules.js';
+import { postToLogChannel } from '../src/discord/rules/audit-trail.js';
+import { createRules, type Rules } from '../src/discord/rules/rules.js';
+import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
 import { RunJournal } from '../src/discord/runs/run-journal.js';
 import { RunRegistry } from '../src/discord/runs/run-registry.js';
-import { logChannelLine } from '../src/discord/text/audit-text.js';
 import { suspendedToolLine } from '../src/discord/text/rule-text.js';
 import { createTurnMemory } from '../src/discord/memory/turn-memory.js';
 import type { TurnDeps } from '../src/discord/turn/deps.js';
@@ -22,7 +22,7 @@ import type { Logger } from '../src/logger.js';
 import { createMetrics, type Metrics } from '../src/ops/metrics.js';
 import type { RunTracer } from '../src/ops/run-tracer.js';
 import { offerOnlyWhere, type ChangeRecord, type ChannelDefaults } from '../src/policy/index.js';
-import { CLAIM_TIMING, runReservation, type Storage, type ThreadQueue, type UsageLimiter } from '../src/state/index.js';
+import { CLAIM_TIMING, runReservation, type GuildSettings, type Storage, type ThreadQueue, type UsageLimiter } from '../src/state/index.js';
 import type { AppKnowledge } from './knowledge.js';
 import type { AppThreads } from './memory.js';
 
@@ -52,8 +52,9 @@ export class LogChannelPosts {
     this.client = client;
   }
 
-  async post(guildId: string, channelId: string | undefined, line: string): Promise<void> {
-    if (this.client && channelId) await postToLogChannel(this.logger, this.client, guildId, channelId, line);
+  /** '' once posted (or with no channel to post to), else a note for whoever made the change saying why it could not be. */
+  async post(guildId: string, channelId: string | undefined, line: string): Promise<string> {
+    return this.client && channelId ? postToLogChannel(this.logger, this.client, guildId, channelId, line) : '';
   }
 }
 
@@ -91,39 +92,48 @@ export function buildMetrics(config: Config, parts: { core: Core; queue: ThreadQ
   });
 }
 
-/** The rules of every place (src/discord/rules/rules.ts), over the guild settings and the engine's tools. */
-export function buildRules(config: Config, parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; threads?: AppThreads; logChannel: LogChannelPosts; logger: Logger }): Rules & { channelDefaults: ChannelDefaults } {
-  const { storage, core, knowledge, threads, logChannel, logger } = parts;
-  // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
-  // since it was enabled is suspended, and the server's log channel is told.
-  const policy = createToolPolicy((guildId) => storage.guildSettings.get(guildId), () => core.engine.tools, logger, Date.now, (held) => {
-    logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
-    void logChannel.post(held.guildId, held.logChannelId, suspendedToolLine(held.tool));
-  });
-  // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
-  const withKnowledge = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
-  // search_threads likewise, only in a server with threads indexed (cached the same way).
-  const allowedTools = threads ? offerOnlyWhere(withKnowledge, 'search_threads', threads.presence.has, logger) : withKnowledge;
+/**
+ * The rules of every place (src/discord/rules/rules.ts), over the guild settings and the engine's tools:
+ * the one door to the settings store, handed over here and reached by nothing else.
+ */
+export function buildRules(
+  config: Config,
+  parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; threads?: AppThreads; logChannel: LogChannelPosts; now: () => Date; logger: Logger },
+): Rules & { channelDefaults: ChannelDefaults } {
+  const { storage, core, knowledge, threads, logChannel, now, logger } = parts;
+  const toolPolicy = (read: (guildId: string) => Promise<GuildSettings>) => {
+    // MCP tools come and go, so the policy reads the engine's tools each time; a tool its server changed
+    // since it was enabled is suspended, and the server's log channel is told.
+    const policy = createToolPolicy(read, () => core.engine.tools, logger, Date.now, (held) => {
+      logger.warn(held, 'an MCP tool changed since it was enabled: suspended in this server until a moderator enables it again');
+      void logChannel.post(held.guildId, held.logChannelId, suspendedToolLine(held.tool));
+    });
+    // search_knowledge is offered only in a server that has documents; the answer is cached (see DocumentPresence).
+    const withKnowledge = knowledge ? offerOnlyWhere(policy, 'search_knowledge', knowledge.presence.has, logger) : policy;
+    // search_threads likewise, only in a server with threads indexed (cached the same way).
+    return threads ? offerOnlyWhere(withKnowledge, 'search_threads', threads.presence.has, logger) : withKnowledge;
+  };
   const channelDefaults = { maxSteps: config.agent.maxSteps, model: core.defaultModel, models: config.model.models };
   const rules = createRules({
     guildSettings: storage.guildSettings,
     defaultLimits: config.governance.limits,
     channelDefaults,
-    allowedTools,
+    toolPolicy,
     policyTool: (tool) => core.engine.tools.find((t) => t.name === tool),
+    logChannel: (guildId, channelId, line) => logChannel.post(guildId, channelId, line),
+    now,
     logger,
   });
   return { ...rules, channelDefaults };
 }
 
-/** The audit writer for what happens in runs (approval decisions): the guild's audit log, then its log channel. */
-export function auditWriter(storage: Storage, logChannel: LogChannelPosts, now: () => Date, logger: Logger): (guildId: string, record: ChangeRecord) => Promise<void> {
-  return async (guildId, record) => {
+/** The audit writer for what happens in runs (approval decisions, automatic pauses): the rules object's record of an action. */
+export function auditWriter(rules: Pick<Rules, 'recordAction'>, logger: Logger): (guildId: string, record: ChangeRecord) => Promise<void> {
+  return async (guildId, { actorId, actorName, action, detail }) => {
     try {
-      const { logChannelId } = await recordAudit({ guildSettings: storage.guildSettings, now }, guildId, record);
-      await logChannel.post(guildId, logChannelId, logChannelLine(record));
+      await rules.recordAction(guildId, { id: actorId, name: actorName }, { action, detail });
     } catch (error) {
-      logger.error({ err: error, guildId, action: record.action }, 'could not audit a decision');
+      logger.error({ err: error, guildId, action }, 'could not audit a decision');
     }
   };
 }

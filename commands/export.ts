@@ -7,7 +7,6 @@
  */
 import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { recordAudit } from '../src/discord/rules/audit-trail.js';
 import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/text/conversation-export.js';
 import { scopeOf, displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
@@ -60,10 +59,12 @@ export const exportCommand: Command = {
       botName: interaction.client.user.username,
       now: now(),
     }), level);
-    // Who took a copy of which thread, and how much of it: in `/tools audit`, like every moderation action.
+    // Who took a copy of which thread, and how much of it: in `/tools audit`, like every moderation
+    // action (kept out of the log channel, which hears of changes).
     if (interaction.guildId) {
       const detail = `exported the conversation of <#${channel.id}> (${full ? 'the full record' : `what the display level \`${level}\` shows`})`;
-      await recordAudit({ guildSettings: rules.store, now }, interaction.guildId, { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action: 'export', detail })
+      const actor = { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) };
+      await rules.recordAction(interaction.guildId, actor, { action: 'export', detail }, { logChannel: false })
         .catch((error) => logger.warn({ err: error, threadId: channel.id }, 'could not audit an export'));
     }
     const summary = `The conversation of this thread: ${data.exchanges.length} exchange${data.exchanges.length === 1 ? '' : 's'}, ${data.usage.totalTokens.toLocaleString('en-US')} tokens.`;

@@ -6,11 +6,9 @@
  * token budget (GUILD_DAILY_TOKENS and `/settings limits`), in the moderator's name, like a run's.
  */
 import type { CommandInteraction } from 'discord.js';
-import { NO_MENTIONS } from '../src/discord/members.js';
-import type { UsageServices } from '../src/discord/services.js';
+import { NO_MENTIONS, scopeOf } from '../src/discord/members.js';
+import type { RuleServices, UsageServices } from '../src/discord/services.js';
 import { progressText, type AddProgress, type EmbeddingBudget } from '../src/knowledge/index.js';
-import { effectiveLimits } from '../src/policy/index.js';
-import type { GuildSettingsStore } from '../src/state/index.js';
 
 /** Progress lines for one add; `stop` before the final reply. */
 export interface ProgressReplies {
@@ -43,15 +41,15 @@ export interface AddBudget {
   release(): Promise<void>;
 }
 
-/** What the budget needs: the usage limiter, every server's default limits, the server's own settings. */
+/** What the budget needs: the usage limiter, and the limits the rules object says apply here. */
 export interface BudgetServices {
-  usage: Pick<UsageServices, 'limiter' | 'defaultLimits'>;
-  rules: { store: Pick<GuildSettingsStore, 'get'> };
+  usage: Pick<UsageServices, 'limiter'>;
+  rules: Pick<RuleServices, 'at'>;
 }
 
 /** The budget of `interaction`'s server: its daily tokens left, charged as the moderator's usage. */
 export async function serverBudget(ctx: BudgetServices, interaction: CommandInteraction<'cached' | 'raw'>): Promise<AddBudget> {
-  const limits = effectiveLimits(ctx.usage.defaultLimits, await ctx.rules.store.get(interaction.guildId), []);
+  const limits = await ctx.rules.at(scopeOf(interaction, interaction.member)).limits();
   // Only the server's cap applies: a moderator's own caps and run limits are for questions, not for documents.
   const admission = await ctx.usage.limiter.admit(
     { guildId: interaction.guildId, channelId: interaction.channelId, userId: interaction.user.id },

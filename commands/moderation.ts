@@ -1,17 +1,15 @@
 /**
- * What the moderation commands (`/tools`, `/settings`, `/kb`) share: the run-time moderator check, and
- * recording a change in the audit log (with the settings it changes, if any), then posting it to the
- * log channel. Discord server admins can make a command with a default member permission visible to
+ * What the moderation commands (`/tools`, `/settings`, `/kb`) share: the run-time moderator check, the
+ * member as the audit log names them, and what a moderator hears when a change or its audit entry
+ * cannot be saved. The change itself and its audit line are the rules object's (its named writes audit
+ * themselves). Discord server admins can make a command with a default member permission visible to
  * anyone, so the registration alone is not a guard.
  */
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
-import { postToLogChannel, recordAudit } from '../src/discord/rules/audit-trail.js';
-import type { ChangeRecord } from '../src/policy/index.js';
-import { logChannelLine } from '../src/discord/text/audit-text.js';
-import type { GuildSettings } from '../src/state/index.js';
+import type { Actor } from '../src/discord/rules/audit-trail.js';
 
 /** A slash or context-menu command used in a server. */
 type GuildCommand = CommandInteraction<'cached' | 'raw'>;
@@ -39,62 +37,39 @@ export async function allowModerator(interaction: CommandInteraction, command: s
   return false;
 }
 
-/** What saving a moderator's change needs. */
-export type ModerationServices = { rules: Pick<RuleServices, 'store'>; runtime: Pick<Runtime, 'logger' | 'now'> };
+/** What recording a moderator's action needs. */
+export type ModerationServices = { rules: Pick<RuleServices, 'recordAction'>; runtime: Pick<Runtime, 'logger'> };
 
-/** What the audit trail needs of the moderation services. */
-const auditDeps = (ctx: ModerationServices) => ({ guildSettings: ctx.rules.store, now: ctx.runtime.now });
-
-/** A change to save: what it does to the settings, and how the audit log describes it. */
-export interface SettingsChange {
-  action: string;
-  detail: string;
-  apply(settings: GuildSettings): GuildSettings;
-}
-
-/** The saved settings, plus a note for the moderator if the log channel could not be told. */
-export interface SavedChange {
-  settings: GuildSettings;
-  logNote: string;
-}
-
-/** The audit record of what the member who used the command did. */
-function changeRecord(interaction: GuildCommand, action: string, detail: string): ChangeRecord {
-  return { actorId: interaction.user.id, actorName: displayNameOf(interaction.member, interaction.user), action, detail };
+/** The member who used the command, as the audit log names them. */
+export function actorOf(interaction: GuildCommand): Actor {
+  return { id: interaction.user.id, name: displayNameOf(interaction.member, interaction.user) };
 }
 
 /**
- * Save a change and its audit entry in one serialized update, then post it to the log channel. On a
- * storage failure the moderator is told nothing changed (via editReply: callers defer first) and the
- * result is undefined.
+ * Make a change through one of the rules object's named writes (it saves the change with its audit
+ * entry and posts it to the log channel), as the member who used the command. On a storage failure the moderator is told nothing changed
+ * (via editReply: callers defer first) and the result is undefined.
  */
-export async function saveChange(ctx: ModerationServices, interaction: GuildCommand, change: SettingsChange): Promise<SavedChange | undefined> {
-  const record = changeRecord(interaction, change.action, change.detail);
-  let written;
+export async function saveChange<T>(ctx: { runtime: Pick<Runtime, 'logger'> }, interaction: GuildCommand, write: (actor: Actor) => Promise<T>): Promise<T | undefined> {
   try {
-    written = await recordAudit(auditDeps(ctx), interaction.guildId, record, change.apply);
+    return await write(actorOf(interaction));
   } catch (error) {
-    ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action: change.action }, 'could not save a moderator change');
+    ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, command: interaction.commandName }, 'could not save a moderator change');
     await interaction.editReply({ content: `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`, allowedMentions: NO_MENTIONS });
     return undefined;
   }
-  const logNote = await postToLogChannel(ctx.runtime.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
-  return { settings: written.settings, logNote };
 }
 
 /**
- * Record an action that changed something outside the settings (the knowledge base) after it was done:
- * an audit entry, then the log channel post. Resolves with '' or a note for the moderator saying what
- * could not be recorded; the action itself stands either way.
+ * Record an action that changed something outside the settings (the knowledge base, schedules) after it
+ * was done: an audit entry, then the log channel post. Resolves with '' or a note for the moderator
+ * saying what could not be recorded; the action itself stands either way.
  */
 export async function auditAction(ctx: ModerationServices, interaction: GuildCommand, action: string, detail: string): Promise<string> {
-  const record = changeRecord(interaction, action, detail);
-  let written;
   try {
-    written = await recordAudit(auditDeps(ctx), interaction.guildId, record);
+    return (await ctx.rules.recordAction(interaction.guildId, actorOf(interaction), { action, detail })).logNote;
   } catch (error) {
     ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
     return `\n-# ⚠️ Done, but I could not record it in the audit log (${describeError(error)}), so it is not in \`/tools audit\` or the log channel.`;
   }
-  return postToLogChannel(ctx.runtime.logger, interaction.client, interaction.guildId, written.logChannelId, logChannelLine(record));
 }

@@ -6,18 +6,13 @@
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
-import { ANSWER_MODES, answerMode, withAnswerMode, type AnswerMode, type SettingSource } from '../src/policy/index.js';
+import { ANSWER_MODES, answerMode, type AnswerMode, type SettingSource } from '../src/policy/index.js';
+import { ANSWER_WORDS } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type AnswerServices = { rules: Pick<RuleServices, 'store'>; runtime: Pick<Runtime, 'logger' | 'now' | 'messageContent'> };
-
-const MODE_WORDS: Record<AnswerMode, string> = {
-  mention: 'messages that mention me, and replies to me',
-  always: 'every new message (every new post in a forum)',
-  off: 'nothing but slash commands',
-};
+type AnswerServices = { rules: Pick<RuleServices, 'setAnswers'>; runtime: Pick<Runtime, 'logger' | 'messageContent'> };
 
 export function answersSubcommand(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return s.setName('answers').setDescription('Where I answer without /ask: mentions (default), every message, or off')
@@ -36,17 +31,10 @@ export async function setAnswers(interaction: GuildCommand, ctx: AnswerServices)
   if (mode === 'always' && !ctx.runtime.messageContent) {
     throw new OptionProblem('I cannot answer every message: I run without the Message Content intent, so I only see messages that mention me. The bot\'s operator can turn it on (the Discord developer portal, then DISCORD_MESSAGE_CONTENT=true). Nothing was changed.');
   }
-  const place = await placeOption(interaction);
-  const target = place?.channelId ? { key: place.channelId, label: `<#${place.channelId}>` }
-    : place?.categoryId ? { key: place.categoryId, label: `category <#${place.categoryId}>` }
-    : { key: interaction.guildId, label: 'the whole server' };
-  const detail = mode === 'default' ? `reset where I answer in ${target.label} to the default (mentions)` : `set where I answer in ${target.label} to \`${mode}\` (${MODE_WORDS[mode as AnswerMode]})`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.answers',
-    detail,
-    apply: (s) => withAnswerMode(s, target.key, mode === 'default' ? undefined : (mode as AnswerMode)),
-  });
-  return saved ? `✅ Done: ${detail}. It applies from the next message.${saved.logNote}` : '';
+  // No channel given: the whole server.
+  const place = (await placeOption(interaction)) ?? {};
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setAnswers(interaction.guildId, actor, { place, mode: mode === 'default' ? null : (mode as AnswerMode) }));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next message.${saved.logNote}` : '';
 }
 
 const SOURCE_WORDS: Record<SettingSource, string> = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: 'the default' };
@@ -54,5 +42,5 @@ const SOURCE_WORDS: Record<SettingSource, string> = { channel: 'set for this cha
 /** The `/settings show` line for where the bot answers. */
 export function answersLine(settings: Parameters<typeof answerMode>[0], place: Parameters<typeof answerMode>[1]): string {
   const { mode, source } = answerMode(settings, place);
-  return `• Answers without /ask: ${MODE_WORDS[mode]} (\`${mode}\`, ${SOURCE_WORDS[source]}).`;
+  return `• Answers without /ask: ${ANSWER_WORDS[mode]} (\`${mode}\`, ${SOURCE_WORDS[source]}).`;
 }

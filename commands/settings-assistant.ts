@@ -9,11 +9,12 @@ import { cleanText } from '../src/agent/clean-text.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { modelIsAllowed } from '../src/policy/index.js';
 import { PERSONA_MAX_CHARS } from '../src/state/index.js';
+import type { SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type AssistantServices = { rules: Pick<RuleServices, 'store' | 'channelDefaults' | 'serverModels'>; runtime: Pick<Runtime, 'logger' | 'now'> };
+type AssistantServices = { rules: Pick<RuleServices, 'setModel' | 'setPersona' | 'channelDefaults' | 'serverModels'>; runtime: Pick<Runtime, 'logger'> };
 
 const withPlace = (s: SlashCommandSubcommandBuilder) =>
   s.addChannelOption((o) => o.setName('channel').setDescription('Only this channel or category (default: the whole server)').addChannelTypes(...RULE_CHANNEL_TYPES));
@@ -33,12 +34,9 @@ export function personaSubcommand(s: SlashCommandSubcommandBuilder): SlashComman
   );
 }
 
-/** Where a per-place setting goes: the channel or category given, else the whole server (its id). */
-async function placeKey(interaction: GuildCommand): Promise<{ key: string; label: string }> {
-  const place = await placeOption(interaction);
-  if (place?.channelId) return { key: place.channelId, label: `<#${place.channelId}>` };
-  if (place?.categoryId) return { key: place.categoryId, label: `category <#${place.categoryId}>` };
-  return { key: interaction.guildId, label: 'the whole server' };
+/** Where a per-place setting goes: the channel or category given, else the whole server. */
+async function settingPlace(interaction: GuildCommand): Promise<SettingPlace> {
+  return (await placeOption(interaction)) ?? {};
 }
 
 /** The models a moderator may pick: OPENAI_MODELS, or with `*` whatever the model server lists. */
@@ -50,24 +48,14 @@ async function choosable(ctx: AssistantServices): Promise<string[]> {
 
 export async function setModel(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
   const chosen = interaction.options.getString('model', true).trim();
-  const { key, label } = await placeKey(interaction);
+  const place = await settingPlace(interaction);
   const reset = chosen.toLowerCase() === 'default';
   if (!reset && !modelIsAllowed(chosen, ctx.rules.channelDefaults)) {
     const allowed = (await choosable(ctx)).map((m) => `\`${m}\``).join(', ');
     throw new OptionProblem(`\`${chosen.slice(0, 60).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
   }
-  const detail = reset ? `reset the model in ${label} to the default (\`${ctx.rules.channelDefaults.model}\`)` : `set the model in ${label} to \`${chosen}\``;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.model',
-    detail,
-    apply: (s) => {
-      const { [key]: _old, ...others } = s.models ?? {};
-      const models = reset ? others : { ...others, [key]: chosen };
-      const { models: _all, ...rest } = s;
-      return Object.keys(models).length ? { ...rest, models } : rest;
-    },
-  });
-  return saved ? `✅ Done: ${detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setModel(interaction.guildId, actor, { place, model: reset ? null : chosen }));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';
 }
 
 export async function setPersona(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
@@ -75,20 +63,9 @@ export async function setPersona(interaction: GuildCommand, ctx: AssistantServic
   const text = cleanText(interaction.options.getString('text') ?? '').trim();
   if (!reset && !text) throw new OptionProblem('Give the persona as `text` (tone, language, focus), or `reset: True` to remove it. Nothing was changed.');
   if (text.length > PERSONA_MAX_CHARS) throw new OptionProblem(`A persona is at most ${PERSONA_MAX_CHARS} characters (this one is ${text.length}). Nothing was changed.`);
-  const { key, label } = await placeKey(interaction);
-  const quoted = text.length > 200 ? `${text.slice(0, 199)}…` : text;
-  const detail = reset ? `removed the persona in ${label}` : `set the persona in ${label} to “${quoted.replace(/\n/g, ' ')}”`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.persona',
-    detail,
-    apply: (s) => {
-      const { [key]: _old, ...others } = s.personas ?? {};
-      const personas = reset ? others : { ...others, [key]: text };
-      const { personas: _all, ...rest } = s;
-      return Object.keys(personas).length ? { ...rest, personas } : rest;
-    },
-  });
-  return saved ? `✅ Done: ${detail}. It applies from the next question. A persona shapes tone, language and focus; it never changes my tools, limits or safety rules.${saved.logNote}` : '';
+  const place = await settingPlace(interaction);
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setPersona(interaction.guildId, actor, { place, text: reset ? null : text }));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question. A persona shapes tone, language and focus; it never changes my tools, limits or safety rules.${saved.logNote}` : '';
 }
 
 export async function completeModel(interaction: AutocompleteInteraction, ctx: AssistantServices): Promise<void> {

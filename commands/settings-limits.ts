@@ -1,17 +1,17 @@
 /**
  * `/settings limits …`: the usage limits of this server (questions per hour and at once per member,
  * model tokens per member and per server per day) and the roles exempt from member limits. Every
- * change is audited and posted to the log channel through `saveChange`, like every other setting.
+ * change is a named write of the rules object, audited and posted to the log channel like every other.
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandGroupBuilder } from 'discord.js';
 import type { RuleServices, Runtime, UsageServices } from '../src/discord/services.js';
-import { LIMIT_NAMES, withExemptRole, withLimitChange, type LimitChange } from '../src/policy/index.js';
-import { describeLimitChange, describeServerLimits, LIMIT_INFO } from '../src/discord/text/limits-text.js';
+import { LIMIT_NAMES, type LimitChange } from '../src/policy/index.js';
+import { describeServerLimits, LIMIT_INFO } from '../src/discord/text/limits-text.js';
 import { OptionProblem } from './command-options.js';
 import { saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type LimitsServices = { rules: Pick<RuleServices, 'store'>; usage: Pick<UsageServices, 'defaultLimits'>; runtime: Pick<Runtime, 'logger' | 'now'> };
+type LimitsServices = { rules: Pick<RuleServices, 'snapshot' | 'setLimits' | 'setLimitExemption'>; usage: Pick<UsageServices, 'defaultLimits'>; runtime: Pick<Runtime, 'logger'> };
 
 /** The `limits` group of `/settings`. */
 export function limitsGroup(group: SlashCommandSubcommandGroupBuilder): SlashCommandSubcommandGroupBuilder {
@@ -38,16 +38,15 @@ export function limitsGroup(group: SlashCommandSubcommandGroupBuilder): SlashCom
 export async function limitsCommand(interaction: GuildCommand, ctx: LimitsServices): Promise<string> {
   const sub = interaction.options.getSubcommand();
   if (sub === 'show') {
-    const settings = await ctx.rules.store.get(interaction.guildId);
+    const settings = await ctx.rules.snapshot(interaction.guildId);
     return ['**Usage limits on this server**', ...describeServerLimits(ctx.usage.defaultLimits, settings), '-# Members see theirs with `/usage`.'].join('\n');
   }
   if (sub === 'exempt' || sub === 'unexempt') {
     const role = interaction.options.getRole('role', true);
     if (role.id === interaction.guildId) throw new OptionProblem('@everyone cannot be exempt: that would switch member limits off for everyone. Use `/settings limits set` with 0 instead. Nothing was changed.');
     const exempt = sub === 'exempt';
-    const detail = exempt ? `exempted <@&${role.id}> from member usage limits` : `ended the exemption of <@&${role.id}> from member usage limits`;
-    const saved = await saveChange(ctx, interaction, { action: `settings.limits.${sub}`, detail, apply: (s) => withExemptRole(s, role.id, exempt) });
-    return saved ? `✅ Done: ${detail}. It applies from the next question.${exempt ? ' The server\'s daily token limit still applies to them.' : ''}${saved.logNote}` : '';
+    const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setLimitExemption(interaction.guildId, actor, { roleId: role.id, exempt }));
+    return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${exempt ? ' The server\'s daily token limit still applies to them.' : ''}${saved.logNote}` : '';
   }
   const change: LimitChange = {};
   if (sub === 'set') {
@@ -61,7 +60,6 @@ export async function limitsCommand(interaction: GuildCommand, ctx: LimitsServic
     for (const name of LIMIT_NAMES) if (which === 'all' || which === name) change[name] = null;
     if (Object.keys(change).length === 0) throw new OptionProblem(`Unknown limit \`${which.slice(0, 30)}\`. Nothing was changed.`);
   }
-  const detail = describeLimitChange(change, ctx.usage.defaultLimits);
-  const saved = await saveChange(ctx, interaction, { action: `settings.limits.${sub}`, detail, apply: (s) => withLimitChange(s, change) });
-  return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setLimits(interaction.guildId, actor, change));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${saved.logNote}` : '';
 }

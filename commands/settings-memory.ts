@@ -7,14 +7,12 @@
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import type { RuleServices, Runtime, TurnServices } from '../src/discord/services.js';
-import { MEMORY_KINDS, memorySettings, withMemorySetting, type MemoryKind, type MemorySettings, type SettingSource } from '../src/policy/index.js';
+import { MEMORY_KINDS, memorySettings, type MemoryKind, type MemorySettings, type SettingSource } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { auditAction, saveChange } from './moderation.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
-type MemorySettingServices = { rules: Pick<RuleServices, 'store'>; runtime: Pick<Runtime, 'logger' | 'now'> };
-
-const KIND_WORDS: Record<MemoryKind, string> = { members: 'member memory', threads: 'past-thread search' };
+type MemorySettingServices = { rules: Pick<RuleServices, 'setMemory' | 'recordAction'>; runtime: Pick<Runtime, 'logger'> };
 
 export function memorySubcommand(s: SlashCommandSubcommandBuilder): SlashCommandSubcommandBuilder {
   return s.setName('memory').setDescription('Member memory and past-thread search, on or off here')
@@ -38,19 +36,12 @@ export async function setMemory(interaction: GuildCommand, ctx: MemorySettingSer
   const what = interaction.options.getString('what') ?? 'both';
   if (!['on', 'off', 'default'].includes(state) || !['both', ...MEMORY_KINDS].includes(what)) throw new OptionProblem('Use state on, off or default, and what both, members or threads. Nothing was changed.');
   const kinds: MemoryKind[] = what === 'both' ? [...MEMORY_KINDS] : [what as MemoryKind];
-  const place = await placeOption(interaction);
-  const target = place?.channelId ? { key: place.channelId, label: `<#${place.channelId}>` }
-    : place?.categoryId ? { key: place.categoryId, label: `category <#${place.categoryId}>` }
-    : { key: interaction.guildId, label: 'the whole server' };
-  const words = kinds.map((k) => KIND_WORDS[k]).join(' and ');
-  const detail = state === 'default' ? `reset ${words} in ${target.label} to the default (on)` : `turned ${words} ${state} in ${target.label}`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.memory',
-    detail,
-    apply: (s) => withMemorySetting(s, target.key, kinds, state === 'default' ? undefined : state === 'on'),
-  });
+  // No channel given: the whole server.
+  const place = (await placeOption(interaction)) ?? {};
+  const on = state === 'default' ? null : state === 'on';
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setMemory(interaction.guildId, actor, { place, kinds, on }));
   const effect = state === 'off' ? ' There, I use no member notes and offer no memory tools for it; notes are kept (members still see and remove theirs with /memory).' : '';
-  return saved ? `✅ Done: ${detail}. It applies from the next question.${effect}${saved.logNote}` : '';
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${effect}${saved.logNote}` : '';
 }
 
 export async function eraseMemory(interaction: GuildCommand, ctx: MemorySettingServices & { turns: Pick<TurnServices, 'memory'> }): Promise<string> {

@@ -13,6 +13,7 @@ import { fitMessage } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
 import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, type DisplayLevel, type ScheduleAccess } from '../src/policy/index.js';
+import { LEVEL_WORDS, SCHEDULE_WORDS, type SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
 import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
@@ -23,19 +24,9 @@ import { answersLine, answersSubcommand, setAnswers } from './settings-answers.j
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime' | 'turns'>;
 
-const LEVEL_WORDS: Record<DisplayLevel, string> = {
-  full: 'every step (thoughts, tool calls, results)',
-  actions: 'the tools I call, without thoughts or results',
-  answer: 'only the answer',
-};
-
 /** The channel (or category) a display setting is for: the option, or where the command was used. */
-async function displayTarget(interaction: GuildCommand): Promise<{ id: string; label: string }> {
-  const place = await placeOption(interaction);
-  if (place?.channelId) return { id: place.channelId, label: `<#${place.channelId}>` };
-  if (place?.categoryId) return { id: place.categoryId, label: `category <#${place.categoryId}> (channels without their own level)` };
-  const here = ruleChannel(interaction.channel).channelId;
-  return { id: here, label: `<#${here}>` };
+async function displayPlace(interaction: GuildCommand): Promise<SettingPlace> {
+  return (await placeOption(interaction)) ?? { channelId: ruleChannel(interaction.channel).channelId };
 }
 
 async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
@@ -43,57 +34,30 @@ async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Pro
   if (level !== 'default' && !DISPLAY_LEVELS.includes(level as DisplayLevel)) {
     throw new OptionProblem(`Unknown display level \`${level.slice(0, 30)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
   }
-  const target = await displayTarget(interaction);
-  const detail = level === 'default'
-    ? `reset the display level in ${target.label} to the default`
-    : `set the display level in ${target.label} to \`${level}\` (${LEVEL_WORDS[level as DisplayLevel]})`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.display',
-    detail,
-    apply: (s) => {
-      const { [target.id]: _old, ...others } = s.displayLevels;
-      return { ...s, displayLevels: level === 'default' ? others : { ...others, [target.id]: level } };
-    },
-  });
-  return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
+  const place = await displayPlace(interaction);
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setDisplay(interaction.guildId, actor, { place, level: level === 'default' ? null : (level as DisplayLevel) }));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${saved.logNote}` : '';
 }
 
 async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const limit = interaction.options.getInteger('limit');
-  const detail = limit === null
-    ? `reset the step limit to the bot's default (${ctx.rules.channelDefaults.maxSteps})`
-    : `set the step limit to ${limit} step${limit === 1 ? '' : 's'} per question`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'settings.step-limit',
-    detail,
-    apply: (s) => {
-      const { stepLimit: _old, ...rest } = s;
-      return limit === null ? rest : { ...rest, stepLimit: limit };
-    },
-  });
-  return saved ? `✅ Done: ${detail}. It applies from the next question.${saved.logNote}` : '';
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setStepLimit(interaction.guildId, actor, limit));
+  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${saved.logNote}` : '';
 }
-
-const SCHEDULE_WORDS: Record<ScheduleAccess, string> = {
-  off: 'nobody (scheduled questions are off; existing ones pause at their next run)',
-  moderators: 'moderators only (members with Manage Server)',
-  everyone: 'every member',
-};
 
 async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const who = interaction.options.getString('who', true);
   if (!SCHEDULE_ACCESS.includes(who as ScheduleAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`);
-  const detail = `set who may schedule questions to \`${who}\`: ${SCHEDULE_WORDS[who as ScheduleAccess]}`;
-  const saved = await saveChange(ctx, interaction, { action: 'settings.schedules', detail, apply: (s) => ({ ...s, schedules: who as ScheduleAccess }) });
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setScheduleAccess(interaction.guildId, actor, who as ScheduleAccess));
   // A schedule whose owner may no longer have one pauses at its next run, saying why; none runs without its owner's right.
-  return saved ? `✅ Done: ${detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
+  return saved ? `✅ Done: ${saved.detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
 }
 
 const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: "the bot's default" } as const;
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const here = ruleChannel(interaction.channel);
-  const stored = await ctx.rules.store.get(interaction.guildId);
+  const stored = await ctx.rules.snapshot(interaction.guildId);
   const current = channelSettings(stored, { ...here, guildId: interaction.guildId }, ctx.rules.channelDefaults);
   const persona = current.persona ? `“${current.persona.length > 600 ? `${current.persona.slice(0, 599)}…` : current.persona}”` : 'none';
   return [

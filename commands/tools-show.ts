@@ -71,12 +71,12 @@ export function changeSummary(pinned: ToolListing | undefined, now: ToolListing)
 }
 
 /** `/tools show`: an outside tool's listing in full; with what changed since it was pinned, when it was. */
-export async function showTool(interaction: GuildCommand, ctx: { rules: Pick<RuleServices, 'tools' | 'store'> }): Promise<void> {
+export async function showTool(interaction: GuildCommand, ctx: { rules: Pick<RuleServices, 'tools' | 'snapshot'> }): Promise<void> {
   const name = toolOption(interaction, ctx.rules.tools, true);
   const tool = ctx.rules.tools.find((t) => t.name === name)!;
   const listing = tool.provenance?.listing;
   if (!listing) throw new OptionProblem(`\`${name}\` is one of the bot's own tools; \`/tools list\` says what it does. \`/tools show\` is for tools from MCP servers.`);
-  const settings = await ctx.rules.store.get(interaction.guildId);
+  const settings = await ctx.rules.snapshot(interaction.guildId);
   const pinned = pinnedListing(settings, name);
   const changed = pinMismatch(settings, tool) && settings.toolPins?.[name] !== undefined;
   const now = listingText(listing);

@@ -1,6 +1,6 @@
 /**
  * The `/tools` subcommands after the moderator check: list (what is on here and why), enable/disable,
- * reset, audit and log-channel. Each change goes through `saveChange`, so it is audited and posted.
+ * reset, audit and log-channel. Each change is a named write of the rules object, so it is audited and posted.
  * Callers defer the reply (ephemeral) before calling, so these answer with editReply.
  */
 import { MessageFlags, type ChatInputCommandInteraction } from 'discord.js';
@@ -9,24 +9,20 @@ import { fitMessage, splitMessage } from '../src/discord/posting/split-message.j
 import { NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { escapeInline } from '../src/agent/clean-text.js';
-import {
-  pinMismatch,
-  pinnedListing,
-  removeToolRules,
-  resolveToolAccess,
-  safeToolNames,
-  setToolRule,
-  shadowingRules,
-  toolsNeedingApproval,
-} from '../src/policy/index.js';
+import { pinMismatch, pinnedListing, resolveToolAccess, safeToolNames, shadowingRules, toolsNeedingApproval } from '../src/policy/index.js';
 import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../src/discord/text/rule-text.js';
+import { resetScope } from '../src/discord/rules/tool-writes.js';
 import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/text/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
 import { changeSummary } from './tools-show.js';
 
 /** What the `/tools` subcommands use. */
-export type ToolsServices = { rules: Pick<RuleServices, 'tools' | 'store' | 'outside'>; runtime: Pick<Runtime, 'logger' | 'now'>; knowledge?: BotServices['knowledge'] };
+export type ToolsServices = {
+  rules: Pick<RuleServices, 'tools' | 'outside' | 'snapshot' | 'auditLog' | 'setToolMode' | 'setApproval' | 'resetTools' | 'setLogChannel'>;
+  runtime: Pick<Runtime, 'logger'>;
+  knowledge?: BotServices['knowledge'];
+};
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -43,7 +39,7 @@ export async function listTools(interaction: GuildCommand, ctx: ToolsServices): 
   const { scope, who, where } = await listScopeOption(interaction);
   let settings;
   try {
-    settings = await ctx.rules.store.get(interaction.guildId);
+    settings = await ctx.rules.snapshot(interaction.guildId);
   } catch (error) {
     const safe = safeToolNames(ctx.rules.tools).map((name) => `\`${name}\``).join(', ');
     return say(interaction, `⚠️ I could not read this server's tool rules (${describeError(error)}). Until storage recovers, runs only get the built-in safe tools: ${safe}.`);
@@ -111,25 +107,15 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
   const target = await targetOption(interaction);
   // Enabling a tool from outside pins what the model and the policy read of it now, and keeps that text
   // so a later change (which suspends it) can be shown beside it.
-  const found = allow ? ctx.rules.tools.find((t) => t.name === tool) : undefined;
-  const fingerprint = found?.fingerprint;
-  const listing = found?.provenance?.listing;
-  const detail = `${allow ? 'enabled' : 'disabled'} \`${tool}\` ${targetPhrase(target)}${fingerprint ? ' (pinned as it is now)' : ''}`;
-  const saved = await saveChange(ctx, interaction, {
-    action: allow ? 'tools.enable' : 'tools.disable',
-    detail,
-    apply: (s) => ({
-      ...s,
-      toolRules: setToolRule(s.toolRules, tool, allow, target),
-      ...(fingerprint ? { toolPins: { ...s.toolPins, [tool]: { fingerprint, ...(listing ? { listing: { ...listing } } : {}), at: ctx.runtime.now().getTime() } } } : {}),
-    }),
-  });
+  const found = ctx.rules.tools.find((t) => t.name === tool);
+  const pin = found?.fingerprint ? { fingerprint: found.fingerprint, listing: found.provenance?.listing } : undefined;
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setToolMode(interaction.guildId, actor, { tool, allow, target, pin }));
   if (!saved) return;
   const shadows = shadowingRules(saved.settings.toolRules, tool, target);
   const note = shadows.length === 0
     ? ''
     : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• ${describeRule(r)}`).join('\n')}`;
-  await say(interaction, `✅ Done: ${detail}. Runs use it from their next step.${note}${saved.logNote}`);
+  await say(interaction, `✅ Done: ${saved.detail}. Runs use it from their next step.${note}${saved.logNote}`);
 }
 
 /** `/tools approval`: calls to a tool wait for a person's Approve (`ask`) or run at once (`auto`), per scope. */
@@ -138,19 +124,12 @@ export async function changeApproval(interaction: GuildCommand, ctx: ToolsServic
   const mode = interaction.options.getString('mode', true);
   if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use ask or auto. Nothing was changed.`);
   const target = await targetOption(interaction);
-  const detail = mode === 'ask'
-    ? `made calls to \`${tool}\` wait for approval ${targetPhrase(target)}`
-    : `let calls to \`${tool}\` run without approval ${targetPhrase(target)}`;
-  const saved = await saveChange(ctx, interaction, {
-    action: `tools.approval.${mode}`,
-    detail,
-    apply: (s) => ({ ...s, approvalRules: setToolRule(s.approvalRules ?? [], tool, mode === 'auto', target) }),
-  });
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setApproval(interaction.guildId, actor, { tool, mode, target }));
   if (!saved) return;
   const shadows = shadowingRules(saved.settings.approvalRules ?? [], tool, target);
   const note = shadows.length === 0 ? '' : `\nMore specific approval rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• \`${r.tool}\` ${r.allow ? 'auto' : 'ask'} ${targetPhrase(r)}`).join('\n')}`;
   const how = mode === 'ask' ? ' A run that calls it shows Approve and Deny buttons to the person who asked and to moderators; no decision in time means not run.' : '';
-  await say(interaction, `✅ Done: ${detail}. It applies from the next call.${how}${note}${saved.logNote}`);
+  await say(interaction, `✅ Done: ${saved.detail}. It applies from the next call.${how}${note}${saved.logNote}`);
 }
 
 /** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */
@@ -158,39 +137,22 @@ export async function resetTools(interaction: GuildCommand, ctx: ToolsServices):
   const tool = toolOption(interaction, ctx.rules.tools, false);
   const everywhere = interaction.options.getBoolean('everywhere') ?? false;
   const target = everywhere ? 'everywhere' : await targetOption(interaction);
-  const which = tool ? `\`${tool}\`` : 'every tool';
-  const where = target === 'everywhere' ? 'everywhere' : targetPhrase(target);
-  // Read first so an empty reset is answered without writing an audit entry for nothing.
-  const current = await ctx.rules.store.get(interaction.guildId);
-  const { removed } = removeToolRules(current.toolRules, tool, target);
-  if (removed.length === 0) return say(interaction, `Nothing to reset: there are no rules for ${which} ${where}.`);
-  const detail = `reset ${which} ${where} (removed ${removed.length} rule${removed.length === 1 ? '' : 's'}: ${removed.map(describeRule).join('; ')})`;
-  const saved = await saveChange(ctx, interaction, {
-    action: 'tools.reset',
-    detail: detail.length > 900 ? `${detail.slice(0, 899)}…)` : detail,
-    apply: (s) => ({ ...s, toolRules: removeToolRules(s.toolRules, tool, target).kept }),
-  });
-  if (saved) await say(interaction, `✅ Done: ${detail}. Built-in defaults and broader rules apply again.${saved.logNote}`);
+  const outcome = await saveChange(ctx, interaction, async (actor) => ({ reset: await ctx.rules.resetTools(interaction.guildId, actor, { tool, target }) }));
+  if (!outcome) return;
+  // No rule to remove: the write saved nothing (and audited nothing).
+  if (!outcome.reset) return say(interaction, `Nothing to reset: there are no rules for ${resetScope(tool, target)}.`);
+  await say(interaction, `✅ Done: ${outcome.reset.detail}. Built-in defaults and broader rules apply again.${outcome.reset.logNote}`);
 }
 
 /** `/tools audit`: the newest changes to tools and settings. */
 export async function showAudit(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const count = interaction.options.getInteger('count') ?? 10;
-  const settings = await ctx.rules.store.get(interaction.guildId);
-  await say(interaction, formatAuditLog(settings.auditLog, Math.min(Math.max(count, 1), AUDIT_SHOW_MAX)));
+  await say(interaction, formatAuditLog(await ctx.rules.auditLog(interaction.guildId), Math.min(Math.max(count, 1), AUDIT_SHOW_MAX)));
 }
 
 /** `/tools log-channel`: set (channel given) or clear where every change is posted. */
 export async function setLogChannel(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const channel = interaction.options.getChannel('channel');
-  const detail = channel ? `set the moderation log channel to <#${channel.id}>` : 'cleared the moderation log channel';
-  const saved = await saveChange(ctx, interaction, {
-    action: 'tools.log-channel',
-    detail,
-    apply: (s) => {
-      const { logChannelId: _old, ...rest } = s;
-      return channel ? { ...rest, logChannelId: channel.id } : rest;
-    },
-  });
-  if (saved) await say(interaction, `✅ Done: ${detail}.${channel ? ' Every change to `/tools`, `/settings` and the knowledge base is posted there from now on.' : ''}${saved.logNote}`);
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setLogChannel(interaction.guildId, actor, channel?.id ?? null));
+  if (saved) await say(interaction, `✅ Done: ${saved.detail}.${channel ? ' Every change to `/tools`, `/settings` and the knowledge base is posted there from now on.' : ''}${saved.logNote}`);
 }

@@ -4,10 +4,9 @@
  */
 import { InteractionContextType, MessageFlags, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 import type { Command } from '../src/discord/command.js';
-import { roleIdsOf, NO_MENTIONS } from '../src/discord/members.js';
+import { scopeOf, NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
-import { effectiveLimits, serverLimits } from '../src/policy/index.js';
 import { guildUsageText, memberUsageText } from '../src/discord/text/usage-text.js';
 
 export const usage: Command = {
@@ -16,16 +15,17 @@ export const usage: Command = {
     .setDescription('What you have used today, and what is left (moderators also see the server).')
     .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM),
 
-  async execute(interaction, { usage: { limiter, defaultLimits }, rules, runtime: { logger } }) {
+  async execute(interaction, { usage: { limiter }, rules, runtime: { logger } }) {
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const guildId = interaction.guildId;
     let content: string;
     try {
-      const settings = guildId ? await rules.store.get(guildId) : undefined;
-      const limits = effectiveLimits(defaultLimits, settings, guildId ? roleIdsOf(interaction.member) : []);
+      // The limits the member's next question would be admitted under (the defaults in DMs).
+      const limits = await rules.at(scopeOf(interaction, interaction.member)).limits();
       const parts = [memberUsageText(await limiter.memberUsage({ guildId, userId: interaction.user.id }, limits))];
       if (guildId && interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) {
-        parts.push(guildUsageText(await limiter.guildUsage(guildId, serverLimits(defaultLimits, settings).guildDailyTokens)));
+        // An exempt moderator's own limits are none, but the server's daily cap is in them all the same.
+        parts.push(guildUsageText(await limiter.guildUsage(guildId, limits.guildDailyTokens)));
       }
       content = parts.join('\n\n');
     } catch (error) {

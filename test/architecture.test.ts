@@ -83,18 +83,33 @@ describe('the rules of a place have one home', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('outside storage, guild settings are read for a run only through the rules object (src/discord/rules/rules.ts, its tool policy included)', () => {
-    const home = new Set(['src/discord/rules/rules.ts']);
-    const reads = /\bguildSettings\.get\(|\bstore\.get\(\s*scope\.guildId\s*\)/;
-    const offenders = [...sourceFiles('src'), ...sourceFiles('app')]
-      .filter((file) => !file.startsWith('src/state/') && !home.has(file) && !file.startsWith('app/') && reads.test(read(file)));
-    expect(offenders).toEqual([]);
+  /** Production code beyond the stores and the policy: what the door to the settings is about. */
+  const consumers = () => ['src', 'app', 'commands', 'tools'].flatMap(sourceFiles).filter((file) => !inside(file, 'src/state', 'src/policy'));
+  const RULES_HOME = 'src/discord/rules';
+
+  it('guild settings are read only through the rules object (src/discord/rules/): no command, composition root or Discord module reads the store', () => {
+    const reads = /\bguildSettings\s*(?:\?\.|\.)\s*(?:get|update)\s*\(|\bstore\.get\(\s*scope\.guildId\s*\)|\brules\.store\b/;
+    expect(consumers().filter((file) => !inside(file, RULES_HOME) && reads.test(read(file)))).toEqual([]);
   });
 
-  it('the settings store is reached by two modules: the rules object and the audit writer (the composition root hands it to them)', () => {
-    const names = /\bGuildSettingsStore\b|\.guildSettings\b/;
-    const offenders = [...sourceFiles('src'), ...sourceFiles('app')].filter((file) => !file.startsWith('src/state/') && names.test(read(file)));
-    expect(offenders.sort()).toEqual(['app/parts.ts', 'src/discord/rules/audit-trail.ts', 'src/discord/rules/rules.ts']);
+  it('the settings store is reached only by the rules object and its audit writer; the composition root only hands it over', () => {
+    const names = /\bGuildSettingsStore\b|\.guildSettings\b|\brules\.store\b/;
+    // The one thing app/ may do with it: pass `storage.guildSettings` on, as a value (`guildSettings: storage.guildSettings,`).
+    const handedOver = (text: string) => text.replace(/\bguildSettings: storage\.guildSettings(?=\s*[,}\n])/g, '');
+    const offenders = consumers().filter((file) => !inside(file, RULES_HOME) && names.test(inside(file, 'app') ? handedOver(read(file)) : read(file)));
+    expect(offenders).toEqual([]);
+    expect(consumers().filter((file) => inside(file, 'app') && names.test(read(file)))).toEqual(['app/parts.ts']);
+  });
+
+  it('an audit entry is written only by the audit writer (src/discord/rules/audit-trail.ts), so every change goes through a named write that audits itself', () => {
+    const writes = /\b(?:recordAudit|withAuditEntry)\b/;
+    expect(consumers().filter((file) => writes.test(read(file)))).toEqual(['src/discord/rules/audit-trail.ts']);
+  });
+
+  it('usage limits are computed in one place: the rules object (src/discord/rules/rules.ts) over src/policy/limits.ts', () => {
+    // limits-text.ts shows what a server set beside the defaults (`/settings limits show`), which is not a member's limits.
+    const computes = /\b(?:effectiveLimits|serverLimits)\s*\(/;
+    expect(consumers().filter((file) => computes.test(read(file))).sort()).toEqual(['src/discord/rules/rules.ts', 'src/discord/text/limits-text.ts']);
   });
 });
 

@@ -28,6 +28,8 @@ export interface BotOptions {
   directMessages?: boolean;
   /** How often turns waiting for an approval are checked for their time being up (none: never). */
   sweepWaitingEveryMs?: number;
+  /** Given the client before it connects, so what posts outside an interaction (the log channel) has it before the first interaction arrives. */
+  onClient?: (client: Client) => void;
 }
 
 export interface RunningBot {
@@ -62,6 +64,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
   // Before connecting: an ambiguous list stops the start with every clash named.
   const registry = interactionRegistry(options.interactions);
   const client = createClient(messageContent, options.apiBaseUrl, options.client, options.directMessages);
+  options.onClient?.(client);
   if (options.onAcknowledged) measureAcknowledgements(client, options.onAcknowledged);
 
   client.on(Events.InteractionCreate, (interaction) => {

@@ -6,7 +6,7 @@
  * did), with names from the guild's cache when it has them (cheap, no request) and a neutral word
  * otherwise; and what every message the bot posts says of mentions: none pings.
  */
-import type { APIInteractionGuildMember, Channel, Guild, GuildMember, Interaction, Message } from 'discord.js';
+import type { APIInteractionGuildMember, Channel, CommandInteraction, Guild, GuildMember, Interaction, Message } from 'discord.js';
 import { cleanText } from '../agent/clean-text.js';
 import type { RunScope } from '../policy/index.js';
 import { graphemeBoundary } from './posting/split-message.js';
@@ -38,7 +38,7 @@ export function ruleChannel(channel: Channel | null): { channelId: string; categ
   return { channelId: channel.id, categoryId: 'parentId' in channel ? (channel.parentId ?? null) : null };
 }
 
-export function scopeOf(source: Interaction | Message, member: AnyMember): RunScope {
+export function scopeOf(source: Interaction | CommandInteraction | Message, member: AnyMember): RunScope {
   const user = 'author' in source ? source.author : source.user;
   return { guildId: source.guildId, ...ruleChannel(source.channel), userId: user.id, roleIds: roleIdsOf(member) };
 }

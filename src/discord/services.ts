@@ -6,13 +6,14 @@
  *   the thread's queue and memory, what members asked the bot to remember and past-thread search,
  *   questions being typed). Member memory sits here, beside each thread's memory, because it is the same
  *   concern (what the bot remembers, which a turn reads and writes) and `/reset` must clear both together;
- * - `rules`: the rules of each place, and the store moderators edit them in;
+ * - `rules`: the rules of each place, the one door to the settings moderators edit (read for display,
+ *   changed through named writes that audit themselves), and the tools;
  * - `usage`: the usage counters and the limits every server starts from;
  * - `knowledge`: the servers' documents (absent when the knowledge base is off);
  * - `schedules`: scheduled questions, their caps, running one by hand, and the scheduler's clock;
  * - `runtime`: the logger, the clock and what the gateway connection allows.
  *
- * Commands take only the groups and members they use (`{ rules: Pick<RuleServices, 'store'> }`), so
+ * Commands take only the groups and members they use (`{ rules: Pick<RuleServices, 'setLimits'> }`), so
  * each one says what it depends on.
  */
 import type { ToolDefinition } from '../agent/tool.js';
@@ -65,7 +66,7 @@ export interface MemoryServices {
   threads?: Pick<ThreadIndex, 'forget'>;
 }
 
-/** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); and what moderators edit. */
+/** `at(scope)`: the rules of a place, read with every fallback decided (rules.ts); the settings shown and changed through it; the tools. */
 export interface RuleServices extends Rules {
   /** Every tool the bot has (a getter: MCP servers add and change tools while the bot runs). */
   readonly tools: readonly ToolDefinition[];

@@ -14,10 +14,12 @@ export interface ChangeRecord {
   /** Machine-readable kind, e.g. `tools.disable`, `settings.display`. */
   action: string;
   detail: string;
+  /** Where the change was made, when not by a Discord command: `console`, the web console. */
+  via?: 'console';
 }
 
 /** The settings with the change appended to the audit log (the store keeps only the newest entries). */
 export function withAuditEntry(settings: GuildSettings, change: ChangeRecord, at: number): GuildSettings {
-  const entry: AuditEntry = { at, actorId: change.actorId, actorName: change.actorName, action: change.action, detail: change.detail };
+  const entry: AuditEntry = { at, actorId: change.actorId, actorName: change.actorName, action: change.action, detail: change.detail, ...(change.via ? { via: change.via } : {}) };
   return { ...settings, auditLog: [...settings.auditLog, entry] };
 }

@@ -27,6 +27,11 @@ export const AuditEntrySchema = z.looseObject({
   detail: z.string().optional(),
   /** The actor's display name at the time, so the log reads well after they leave or rename. */
   actorName: z.string().optional(),
+  /**
+   * Where the change was made when not by a Discord command (`console`: the web console). Any string is
+   * kept, so a record a newer version wrote still reads; only the known ones are shown.
+   */
+  via: z.string().optional(),
 });
 
 /**

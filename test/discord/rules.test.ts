@@ -27,8 +27,10 @@ function world(settings: GuildSettings = defaultGuildSettings()) {
     guildSettings: store as unknown as GuildSettingsStore,
     defaultLimits: DEFAULT_LIMITS,
     channelDefaults: { maxSteps: 8, model: 'gpt-4o-mini', models: ['gpt-4o-mini'] },
-    allowedTools: async () => new Set(['calculate']),
+    toolPolicy: () => async () => new Set(['calculate']),
     policyTool: (tool) => ({ askByDefault: tool === 'server__write' }),
+    logChannel: async () => '',
+    now: () => new Date(0),
     logger: { warn: (_fields: unknown, message: string) => void warnings.push(message) } as never,
   });
   return { store, rules, warnings };

@@ -17,6 +17,11 @@
  *
  * Settings and limits are read once per turn (`at` is called when a turn starts); tools and approvals are
  * read again before every step and every call, so a moderator's change applies to a running run.
+ *
+ * It is also the one door to the stored settings for everything else: commands (and the web console
+ * next) show them with `snapshot` and `auditLog`, and change them only through its named writes
+ * (setting-writes.ts, tool-writes.ts), each of which audits itself (audit-trail.ts). The tool policy is
+ * in tool-policy.ts, handed this object's reader.
  */
 import type { Logger } from '../../logger.js';
 import {
@@ -25,14 +30,9 @@ import {
   channelSettings,
   defaultChannelSettings,
   effectiveLimits,
-  enabledToolNames,
   memorySettings,
   MEMORY_UNREADABLE,
-  pinMismatch,
-  resolveToolAccess,
-  safeToolNames,
   scheduleAccess,
-  withoutMemoryOff,
   type AllowedTools,
   type AnswerMode,
   type ApprovalCall,
@@ -40,11 +40,13 @@ import {
   type ChannelDefaults,
   type ChannelSettings,
   type MemorySettings,
-  type PolicyTool,
   type RunScope,
   type ScheduleAccess,
 } from '../../policy/index.js';
-import type { EffectiveLimits, GuildSettings, GuildSettingsStore, UsageLimits } from '../../state/index.js';
+import type { AuditEntry, EffectiveLimits, GuildSettings, GuildSettingsStore, UsageLimits } from '../../state/index.js';
+import { createAuditTrail, type Actor, type AuditLine, type LogChannelPost } from './audit-trail.js';
+import { createSettingWrites, type SettingWrites } from './setting-writes.js';
+import { createToolWrites, type ToolWrites } from './tool-writes.js';
 
 /** The rules where one member asks, in one channel. */
 export interface PlaceRules {
@@ -71,28 +73,61 @@ export interface PlaceRules {
   scheduleAccess(): Promise<ScheduleAccess | undefined>;
 }
 
-export interface Rules {
+/** Which audit entries to read: by kind of action (`tools` matches `tools.enable`, `tools.approval.ask`…) and by who acted. */
+export interface AuditFilter {
+  action?: string;
+  actorId?: string;
+}
+
+/** The rules of every place, and the one door to the guild settings they come from. */
+export interface Rules extends SettingWrites, ToolWrites {
   at(scope: RunScope): PlaceRules;
-  /** The settings moderators change (`/tools`, `/settings`, `/kb` rules) and their audit log: for the commands that show and edit them. */
-  readonly store: GuildSettingsStore;
+  /** A guild's settings as stored now, for a command (or the console) that shows them. Throws when they cannot be read. */
+  snapshot(guildId: string): Promise<GuildSettings>;
+  /** A guild's audit log, oldest first (the store keeps the newest entries), narrowed by `filter`. Throws when it cannot be read. */
+  auditLog(guildId: string, filter?: AuditFilter): Promise<AuditEntry[]>;
+  /**
+   * Record an action done outside the settings (a document added, a schedule paused, an approval): its
+   * audit entry, then its line in the log channel unless `logChannel` is false (an export is only in the
+   * audit log). Rejects when the entry cannot be saved.
+   */
+  recordAction(guildId: string, actor: Actor, line: AuditLine, options?: { logChannel?: boolean }): Promise<{ logNote: string }>;
 }
 
 export interface RulesDeps {
+  /** The store the rules object alone reads and writes (the composition root hands it over). */
   guildSettings: GuildSettingsStore;
   /** The environment's limits, every server's defaults (USER_RUNS_PER_HOUR and friends). */
   defaultLimits: UsageLimits;
   /** The bot's own step limit, model and the models moderators may choose. */
   channelDefaults: ChannelDefaults;
-  /** The tool policy (it keeps its own last good read per place). */
-  allowedTools: AllowedTools;
+  /** Builds the tool policy over this object's reader of the settings (it keeps its own last good read per place). */
+  toolPolicy(read: (guildId: string) => Promise<GuildSettings>): AllowedTools;
   /** A tool as the policy reads it now (whether it waits for approval by default; an outside tool's fingerprint). */
   policyTool(tool: string): { askByDefault?: boolean; fingerprint?: string } | undefined;
+  /** Where the writes post their line: the guild's log channel. */
+  logChannel: LogChannelPost;
+  /** The clock of audit entries and pins. */
+  now: () => Date;
   logger: Pick<Logger, 'warn'>;
 }
 
+/** An entry is of `action` when its action is that one or starts with it and a dot. */
+const ofAction = (entry: AuditEntry, action: string) => entry.action === action || entry.action.startsWith(`${action}.`);
+
 export function createRules(deps: RulesDeps): Rules {
+  const readSettings = (guildId: string) => deps.guildSettings.get(guildId);
+  const allowedTools = deps.toolPolicy(readSettings);
+  const trail = createAuditTrail({ guildSettings: deps.guildSettings, now: deps.now, logChannel: deps.logChannel });
   return {
-    store: deps.guildSettings,
+    ...createSettingWrites(trail, deps),
+    ...createToolWrites(trail, { read: readSettings, now: deps.now }),
+    recordAction: (guildId, actor, line, options) => trail.record(guildId, actor, line, options),
+    snapshot: readSettings,
+    async auditLog(guildId, filter = {}) {
+      const { auditLog } = await readSettings(guildId);
+      return auditLog.filter((entry) => (filter.action === undefined || ofAction(entry, filter.action)) && (filter.actorId === undefined || entry.actorId === filter.actorId));
+    },
     at(scope) {
       const { guildId } = scope;
       // One read of the guild's settings serves the turn's limits and settings.
@@ -112,7 +147,7 @@ export function createRules(deps: RulesDeps): Rules {
             return defaultChannelSettings(deps.channelDefaults);
           }
         },
-        allowedTools: () => deps.allowedTools(scope),
+        allowedTools: () => allowedTools(scope),
         async approvalMode(tool, call) {
           if (call?.required) return 'ask';
           if (!guildId) return 'auto';
@@ -165,86 +200,5 @@ export function allowedForAll(rules: Pick<Rules, 'at'>, scopes: readonly RunScop
     const sets = await Promise.all(distinct.map((scope) => rules.at(scope).allowedTools()));
     const [first, ...rest] = sets;
     return new Set([...(first ?? [])].filter((tool) => rest.every((set) => set.has(tool))));
-  };
-}
-
-/*
- * The tools part of the rules: `createToolPolicy` reads the guild's settings on every call (the engine
- * asks before every step, so a moderator's change applies on the next step of a running run) and
- * resolves them with `resolveToolAccess`. A tool whose fingerprint is not the one pinned when it was
- * enabled (an MCP server changed it) is left out, and `onSuspended` is told once per guild and change;
- * so are the memory tools where a moderator turned that memory off.
- */
-
-/** A tool held back in a guild because it changed since a moderator enabled it. */
-export interface SuspendedTool {
-  guildId: string;
-  tool: string;
-  /** Where moderators read about changes (the guild's log channel), if set. */
-  logChannelId?: string;
-}
-
-/**
- * Build the policy over a reader of the guild settings and the toolbox. If the settings cannot be read, a run gets
- * only tools that were allowed at the last successful read for that scope and reach no network: a broken
- * store must never switch a tool on, and a tool a moderator turned off stays off. With no earlier read,
- * that is the built-in safe defaults. The failure is logged to `logger` at most once a minute per guild,
- * since the engine asks before every step.
- */
-export function createToolPolicy(
-  /** Reads a guild's settings (the rules object's reader). */
-  read: (guildId: string) => Promise<GuildSettings>,
-  toolList: readonly PolicyTool[] | (() => readonly PolicyTool[]),
-  logger: Pick<Logger, 'warn'>,
-  clock: () => number = Date.now,
-  onSuspended?: (suspended: SuspendedTool) => void,
-): AllowedTools {
-  // Tools from MCP servers come and go: read the list on every call when it is a function.
-  const toolsNow = typeof toolList === 'function' ? toolList : () => toolList;
-  // Tools that come and go are never among the safe defaults (they are off by default), so these hold.
-  const tools = toolsNow();
-  // Memory tools are not among them: with nothing read, whether memory is on here is not known.
-  const safeDefaults: ReadonlySet<string> = withoutMemoryOff(new Set(safeToolNames(tools)), MEMORY_UNREADABLE);
-  // Outside a guild there are no rules: the built-in defaults are the whole policy (and no member memory).
-  const noRules = withoutMemoryOff(enabledToolNames(resolveToolAccess({ toolRules: [] }, { channelId: '', categoryId: null, roleIds: [] }, tools)), MEMORY_UNREADABLE);
-  /** `guild:tool` → the fingerprint already reported as suspended, so the log channel hears of a change once. */
-  const reported = new Map<string, string>();
-  const lastGood = new Map<string, ReadonlySet<string>>();
-  const lastWarned = new Map<string, number>();
-  const scopeKey = (scope: RunScope) => `${scope.guildId}:${scope.channelId}:${scope.categoryId}:${[...scope.roleIds].sort().join(',')}`;
-
-  return async (scope) => {
-    if (!scope.guildId) return noRules;
-    const key = scopeKey(scope);
-    let settings;
-    try {
-      settings = await read(scope.guildId);
-    } catch (error) {
-      const previous = lastGood.get(key);
-      const fallback = previous ? new Set([...previous].filter((name) => safeDefaults.has(name))) : safeDefaults;
-      const now = clock();
-      if (now - (lastWarned.get(scope.guildId) ?? -Infinity) >= 60_000) {
-        lastWarned.set(scope.guildId, now);
-        logger.warn(
-          { err: error, guildId: scope.guildId, channelId: scope.channelId, fallback: [...fallback] },
-          'could not read the tool rules; runs only get the built-in safe tools (no network tools) that were allowed before, until storage recovers',
-        );
-      }
-      return fallback;
-    }
-    const current = toolsNow();
-    const allowed = enabledToolNames(resolveToolAccess(settings, scope, current));
-    for (const tool of current) {
-      if (!allowed.has(tool.name) || !pinMismatch(settings, tool)) continue;
-      allowed.delete(tool.name);
-      const seen = `${scope.guildId}:${tool.name}`;
-      if (reported.get(seen) === tool.fingerprint) continue;
-      reported.set(seen, tool.fingerprint!);
-      onSuspended?.({ guildId: scope.guildId, tool: tool.name, logChannelId: settings.logChannelId });
-    }
-    // Memory a moderator turned off here takes its tools with it (`/settings memory`).
-    const here = withoutMemoryOff(allowed, memorySettings(settings, scope));
-    lastGood.set(key, here);
-    return here;
   };
 }

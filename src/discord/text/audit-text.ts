@@ -10,10 +10,15 @@ import type { AuditEntry } from '../../state/guild-settings-schema.js';
 /** Discord's limit on how many entries `/tools audit` may show in one reply. */
 export const AUDIT_SHOW_MAX = 25;
 
+/** Where a change was made, after its sentence: nothing for a Discord command. */
+function viaNote(via: string | undefined): string {
+  return via === 'console' ? ' (in the web console)' : '';
+}
+
 /** One entry: Discord renders `<t:…:f>` in the reader's own time zone. */
 export function formatAuditEntry(entry: AuditEntry): string {
   const who = entry.actorName ? `**${escapeDisplayName(entry.actorName)}** (<@${entry.actorId}>)` : `<@${entry.actorId}>`;
-  return `<t:${Math.floor(entry.at / 1000)}:f> ${who} ${entry.detail ?? entry.action}`;
+  return `<t:${Math.floor(entry.at / 1000)}:f> ${who} ${entry.detail ?? entry.action}${viaNote(entry.via)}`;
 }
 
 /** The newest `count` entries, newest first, cut to fit one 2,000-character message. */
@@ -37,5 +42,5 @@ export function formatAuditLog(entries: readonly AuditEntry[], count: number): s
 
 /** The log-channel post for a change. */
 export function logChannelLine(change: ChangeRecord): string {
-  return `🛠️ **${escapeDisplayName(change.actorName)}** (<@${change.actorId}>) ${change.detail}`.slice(0, 2000);
+  return `🛠️ **${escapeDisplayName(change.actorName)}** (<@${change.actorId}>) ${change.detail}${viaNote(change.via)}`.slice(0, 2000);
 }
