@@ -10,7 +10,7 @@ import type { Core } from '../src/core.js';
 import { createAttachmentReader } from '../src/discord/files/attachments.js';
 import { postToLogChannel } from '../src/discord/rules/audit-trail.js';
 import { createRules, type Rules } from '../src/discord/rules/rules.js';
-import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
+import { createToolPolicy } from '../src/discord/rules/place-rules.js';
 import { RunJournal } from '../src/discord/runs/run-journal.js';
 import { RunRegistry } from '../src/discord/runs/run-registry.js';
 import { suspendedToolLine } from '../src/discord/text/rule-text.js';

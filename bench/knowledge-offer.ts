@@ -16,7 +16,7 @@ import { createDocumentPresence } from '../src/knowledge/document-presence.js';
 import { openKnowledgeBase, type KnowledgeBase } from '../src/knowledge/index.js';
 import { silentLogger } from '../src/logger.js';
 import { offerOnlyWhere, type AllowedTools, type PolicyTool, type RunScope } from '../src/policy/index.js';
-import { createToolPolicy } from '../src/discord/rules/tool-policy.js';
+import { createToolPolicy } from '../src/discord/rules/place-rules.js';
 import { createStorage, type Storage } from '../src/state/index.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
 import { dropKnowledgeTables, postgresReachable } from './knowledge.js';

@@ -106,10 +106,10 @@ describe('the rules of a place have one home', () => {
     expect(consumers().filter((file) => writes.test(read(file)))).toEqual(['src/discord/rules/audit-trail.ts']);
   });
 
-  it('usage limits are computed in one place: the rules object (src/discord/rules/rules.ts) over src/policy/limits.ts', () => {
+  it('usage limits are computed in one place: the rules object\'s rules of a place (src/discord/rules/place-rules.ts) over src/policy/limits.ts', () => {
     // limits-text.ts shows what a server set beside the defaults (`/settings limits show`), which is not a member's limits.
     const computes = /\b(?:effectiveLimits|serverLimits)\s*\(/;
-    expect(consumers().filter((file) => computes.test(read(file))).sort()).toEqual(['src/discord/rules/rules.ts', 'src/discord/text/limits-text.ts']);
+    expect(consumers().filter((file) => computes.test(read(file))).sort()).toEqual(['src/discord/rules/place-rules.ts', 'src/discord/text/limits-text.ts']);
   });
 });
 

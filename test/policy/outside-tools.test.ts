@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
 import { approvalMode, toolsNeedingApproval, type PolicyTool, type RunScope } from '../../src/policy/index.js';
-import { createToolPolicy, type SuspendedTool } from '../../src/discord/rules/tool-policy.js';
+import { createToolPolicy, type SuspendedTool } from '../../src/discord/rules/place-rules.js';
 import { defaultGuildSettings, type GuildSettings } from '../../src/state/index.js';
 
 const SCOPE: RunScope = { guildId: 'G1', channelId: 'C1', categoryId: 'K1', userId: 'U1', roleIds: [] };

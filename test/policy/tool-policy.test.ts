@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunScope } from '../../src/policy/index.js';
 import { StorageError } from '../../src/errors.js';
-import { createToolPolicy } from '../../src/discord/rules/tool-policy.js';
+import { createToolPolicy } from '../../src/discord/rules/place-rules.js';
 import { defaultGuildSettings, type GuildSettings, type GuildSettingsStore } from '../../src/state/index.js';
 
 const TOOLS = [{ name: 'calculate' }, { name: 'wikipedia' }, { name: 'current_time' }, { name: 'read_url', network: true }];
