@@ -40,8 +40,9 @@ export class Teardown {
 }
 
 /**
- * Where lines meant for a server's log channel go: to the log once the bot is connected, to the process
- * log before (a tool suspended while MCP servers start up).
+ * Where lines meant for a server's log channel go: to the log through the bot's client once the bot has
+ * one (it is handed over as the bot starts, before any interaction), to the process log before (a tool
+ * suspended while MCP servers start up). The rules object's writes post through it.
  */
 export class LogChannelPosts {
   private client: Client | undefined;

@@ -47,8 +47,8 @@ export function actorOf(interaction: GuildCommand): Actor {
 
 /**
  * Make a change through one of the rules object's named writes (it saves the change with its audit
- * entry and posts it to the log channel), as the member who used the command. On a storage failure the moderator is told nothing changed
- * (via editReply: callers defer first) and the result is undefined.
+ * entry and posts it to the log channel), as the member who used the command. On a storage failure
+ * the moderator is told nothing changed (via editReply: callers defer first) and the result is undefined.
  */
 export async function saveChange<T>(ctx: { runtime: Pick<Runtime, 'logger'> }, interaction: GuildCommand, write: (actor: Actor) => Promise<T>): Promise<T | undefined> {
   try {

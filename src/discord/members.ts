@@ -38,6 +38,7 @@ export function ruleChannel(channel: Channel | null): { channelId: string; categ
   return { channelId: channel.id, categoryId: 'parentId' in channel ? (channel.parentId ?? null) : null };
 }
 
+/** Where one asks: the guild, the channel whose rules apply, the member and their roles (none in DMs). */
 export function scopeOf(source: Interaction | CommandInteraction | Message, member: AnyMember): RunScope {
   const user = 'author' in source ? source.author : source.user;
   return { guildId: source.guildId, ...ruleChannel(source.channel), userId: user.id, roleIds: roleIdsOf(member) };

@@ -78,6 +78,7 @@ export function readerOf(store: Pick<GuildSettingsStore, 'get'>): (guildId: stri
   return (guildId) => store.get(guildId);
 }
 
+/** What the rules of a place read: the settings (through the reader), the defaults, the tool policy. */
 export interface PlaceRulesDeps {
   /** The rules object's reader of a guild's settings. */
   read(guildId: string): Promise<GuildSettings>;

@@ -38,6 +38,7 @@ export interface Rules extends SettingWrites, ToolWrites {
   recordAction(guildId: string, actor: Actor, line: AuditLine, options?: { logChannel?: boolean }): Promise<{ logNote: string }>;
 }
 
+/** What the rules object is built from (by the composition root). */
 export interface RulesDeps {
   /** The store the rules object alone reads and writes (the composition root hands it over). */
   guildSettings: GuildSettingsStore;
@@ -59,6 +60,7 @@ export interface RulesDeps {
 /** An entry is of `action` when its action is that one or starts with it and a dot. */
 const ofAction = (entry: AuditEntry, action: string) => entry.action === action || entry.action.startsWith(`${action}.`);
 
+/** The rules object over the settings store: its reads, its named writes and the audit trail they share. */
 export function createRules(deps: RulesDeps): Rules {
   const readSettings = readerOf(deps.guildSettings);
   const trail = createAuditTrail({ guildSettings: deps.guildSettings, now: deps.now, logChannel: deps.logChannel });

@@ -27,6 +27,7 @@ import type { Actor, AuditTrail, Written } from './audit-trail.js';
 /** A change at a place: `null` removes what was set there (back to the broader setting or the default). */
 type AtPlace<K extends string, V> = { place: SettingPlace } & Record<K, V | null>;
 
+/** The named writes of the settings, each audited (see the file's comment). */
 export interface SettingWrites {
   /** How much of each run a channel or category shows. */
   setDisplay(guildId: string, actor: Actor, change: AtPlace<'level', DisplayLevel>): Promise<Written>;
@@ -62,6 +63,7 @@ function withPlaceValue(settings: GuildSettings, field: 'models' | 'personas', k
   return Object.keys(values).length ? { ...rest, [field]: values } : rest;
 }
 
+/** The setting writes over the audit trail; the defaults name what a reset goes back to. */
 export function createSettingWrites(trail: AuditTrail, deps: { channelDefaults: Pick<ChannelDefaults, 'maxSteps' | 'model'>; defaultLimits: UsageLimits }): SettingWrites {
   return {
     setDisplay(guildId, actor, { place, level }) {

@@ -12,6 +12,7 @@ import type { Actor, AuditTrail, Written } from './audit-trail.js';
 /** The longest reset sentence the audit log keeps (a reset of many rules names them all in the reply). */
 const RESET_DETAIL_MAX = 900;
 
+/** The named writes of the tool rules, each audited. */
 export interface ToolWrites {
   /**
    * Enable or disable a tool for a target. Enabling a tool from outside (an MCP server) with its `pin`
@@ -34,6 +35,7 @@ export function resetScope(tool: string | undefined, target: RuleTarget | 'every
   return `${tool ? `\`${tool}\`` : 'every tool'} ${target === 'everywhere' ? 'everywhere' : targetPhrase(target)}`;
 }
 
+/** The tool writes over the audit trail; `read` for a reset's look before it writes, `now` for pins. */
 export function createToolWrites(trail: AuditTrail, deps: { read: (guildId: string) => Promise<GuildSettings>; now: () => Date }): ToolWrites {
   return {
     setToolMode(guildId, actor, { tool, allow, target, pin }) {
