@@ -3,7 +3,7 @@
  * same markup at 256 KB (a linear algorithm gives about 1.0; a quadratic one about 4), with an ordinary
  * article as the baseline for cost per kilobyte.
  */
-import { htmlToText } from '../tools/html-text.js';
+import { htmlToText } from '../src/knowledge/parse/html-text.js';
 import { fmt, median, type BenchSection } from './stats.js';
 
 const PARAGRAPH = '<p>Caf&eacute; prices rose by &frac12; &rarr; see the <a href="/x">table</a> &amp; notes.</p>';

@@ -68,7 +68,8 @@ export async function addDocument(interaction: GuildCommand, ctx: KbServices, kn
   const content = result.status === 'unchanged'
     ? `✅ ${title} is already in the knowledge base with the same content; nothing was indexed again. ${size}`
     : `✅ ${result.status === 'added' ? 'Added' : 'Replaced'} ${title}: ${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)}, from ${origin(document)}. ${size}\n` +
-      '-# `search_knowledge` can find it from the next step of any run here (unless a `/tools` rule turns the tool off).' + meaningNote(result);
+      '-# `search_knowledge` can find it from the next step of any run here (unless a `/tools` rule turns the tool off).' + meaningNote(result) +
+      (result.note ? `\n-# ⚠️ ${escapeMarkdown(result.note)}` : '');
   await say(interaction, content + (notice ? `\n${notice}` : '') + note);
 }
 

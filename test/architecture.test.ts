@@ -59,7 +59,7 @@ describe('import direction', () => {
   });
 
   it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp', 'src/schedules']) {
+    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp', 'src/schedules', 'src/workers']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });
@@ -171,6 +171,19 @@ describe('homes for shared parts', () => {
     expect(importers(raw).filter((file) => !inside(file, 'src/net') && !SERVERS.has(file))).toEqual([]);
     const client = (t: string) => /(^|\/)(safe-http|address-policy|read-capped)\.ts$/.test(t);
     expect(productionFiles().filter((file) => client(file) && !inside(file, 'src/net'))).toEqual([]);
+  });
+
+  it('untrusted documents are read only in the document reader\'s worker: its modules alone reach linkedom, Readability, pdf.js and mammoth', () => {
+    const parsers = (t: string) => ['linkedom', '@mozilla/readability', 'unpdf', 'mammoth'].includes(t);
+    const readers = ['src/knowledge/parse/docx-html.ts', 'src/knowledge/parse/html-article.ts', 'src/knowledge/parse/pdf-pages.ts'];
+    expect(importers(parsers).sort()).toEqual(readers);
+    // Only the worker's entry and its HTML reader import them: nothing the bot's own process loads.
+    const workerSide = ['src/knowledge/parse/parse-worker.ts', 'src/knowledge/parse/read-html.ts'];
+    expect(importers((t) => [...readers, ...workerSide].includes(t)).filter((file) => !workerSide.includes(file))).toEqual([]);
+  });
+
+  it('the knowledge base reads its documents itself: nothing under src/knowledge/ imports tools/', () => {
+    expect(violations('src/knowledge', (t) => !inside(t, 'tools'))).toEqual([]);
   });
 
   it('text hygiene has one home: src/agent/clean-text.ts', () => {

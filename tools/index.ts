@@ -52,6 +52,8 @@ export interface ToolboxOptions {
   };
   /** The document parser's limits for PDFs read by read_url (default 1,000 pages, 60 s). */
   pdf?: DocumentParserOptions;
+  /** The limits of read_url's page reader (default: 5 s a page, 256 MB, 16 pages waiting). */
+  pages?: DocumentParserOptions;
   /** The calculator's pool: `workers` from config (CALCULATOR_WORKERS); the limits are code options. */
   calculator?: Pick<CalculatorOptions, 'workers' | 'timeoutMs' | 'maxMemoryMb'>;
   /** The server's documents for `search_knowledge`; without it the tool is left out. Its owner closes it. */
@@ -69,9 +71,16 @@ export interface ToolboxOptions {
 /** The tools, plus the resources behind them. */
 export interface Toolbox {
   tools: ToolDefinition[];
-  /** Stop the calculator's and the chart renderer's worker processes. The tools must not be used afterwards. */
+  /** Stop the calculator's, the chart renderer's and the document readers' worker processes. The tools must not be used afterwards. */
   close(): Promise<void>;
 }
+
+/**
+ * How long read_url's page reader may take over one page. An honest 1 MB page takes well under a
+ * second; a page past the article caps is converted in linear time; what is left to stop is markup
+ * built to exhaust Readability within those caps, and the model is better told so than kept waiting.
+ */
+const PAGE_TIMEOUT_MS = 5_000;
 
 /** Build every tool. The calculator's workers start on first use and then stay warm. */
 export function createToolbox(options: ToolboxOptions): Toolbox {
@@ -79,6 +88,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const charts = new PlotRenderer(options.plot);
   // Its worker starts with the first PDF read_url meets.
   const pdfParser = createDocumentParser(options.pdf);
+  // read_url's pages have a reader of their own: a page waits behind other pages (a few milliseconds
+  // each; the worst is stopped at 5 s), never behind a PDF's minute nor a moderator's /kb add.
+  const pageReader = createDocumentParser({ timeoutMs: PAGE_TIMEOUT_MS, timeoutSetting: '', maxMemoryMb: 256, maxQueue: 16, ...options.pages });
   // Every name must be handled here (the compiler checks); undefined leaves a tool out.
   const byName: Record<ToolName, ToolDefinition | undefined> = {
     calculate: createCalculateTool(calculator),
@@ -88,6 +100,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       userAgent: options.userAgent,
       allowLoopbackForTests: options.readUrl?.allowLoopbackForTests,
       lookup: options.readUrl?.lookup,
+      pages: pageReader,
       pdf: { parser: pdfParser, maxBytes: options.readUrl?.maxPdfBytes },
     }),
     search_knowledge: options.knowledge ? createSearchKnowledgeTool(options.knowledge) : undefined,
@@ -100,7 +113,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   return {
     tools: TOOL_NAMES.flatMap((name) => byName[name] ?? []),
     close: async () => {
-      await Promise.all([calculator.close(), charts.close(), pdfParser.close()]);
+      await Promise.all([calculator.close(), charts.close(), pdfParser.close(), pageReader.close()]);
     },
   };
 }

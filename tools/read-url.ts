@@ -3,17 +3,24 @@
  * it is off by default (`network: true`) and every request goes through `safeGet`, which refuses
  * anything but public addresses on every hop. It uses node:http rather than `ctx.fetch` on purpose:
  * fetch cannot be made to connect to the exact address that was checked.
+ *
+ * A page is markup anyone can write, and finding its article (Readability over a DOM) can take seconds
+ * on one built for it, so HTML is read in a document reader's worker (`pages`), never on the bot's main
+ * thread, under that reader's time budget; a page too deep or too large to look for an article in is
+ * read as plain text, and the model is told why.
  */
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../src/agent/tool.js';
 import { ToolError } from '../src/errors.js';
 import type { DocumentParser } from '../src/knowledge/parse/document-parser.js';
-import { bylineLine, readArticle } from './article-text.js';
-import { capText, htmlToText, tidyWhitespace } from './html-text.js';
+import { markdownHeadings, withoutHeadingMarks } from '../src/knowledge/parse/heading-marks.js';
+import { bylineLine, capText, tidyWhitespace } from '../src/knowledge/parse/html-text.js';
 import { safeGet, type HostLookup } from '../src/net/safe-http.js';
 
 export interface ReadUrlOptions {
   userAgent: string;
+  /** Reads HTML pages in its worker, with its time budget: a lane of read_url's own (see tools/index.ts). */
+  pages: DocumentParser;
   /**
    * Tests only: allow loopback addresses so a test can read a server it started. There is no
    * environment variable or config field for this; code has to pass it explicitly.
@@ -70,11 +77,14 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
       const truncated = response.truncated || response.body.length > maxBytes;
       const decoded = decode(response.body.subarray(0, maxBytes), response.charset);
       const isHtml = response.mediaType === 'text/html' || response.mediaType === 'application/xhtml+xml';
-      const { title, byline, text } = isHtml ? pageText(decoded, response.url) : { title: undefined, byline: undefined, text: tidyWhitespace(decoded) };
+      const { title, byline, text, plainBecause } = isHtml
+        ? await pageText(options.pages, decoded, response.url, maxBytes, ctx.signal)
+        : { title: undefined, byline: undefined, text: tidyWhitespace(decoded), plainBecause: undefined };
       const capped = capText(text, maxChars);
       const notes = [
         truncated ? `only the first ${Math.round(maxBytes / 1000)} KB of the page were read` : '',
         capped.cut ? `text cut to ${maxChars} characters` : '',
+        plainBecause ? `read as plain text, not by its article: ${plainBecause}` : '',
       ].filter(Boolean);
       const body = capped.text || '(The page has no readable text; it may need JavaScript to show its content.)';
       const output = [
@@ -92,13 +102,19 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
 
 /**
  * A page's article (title, byline, main text with its headings as `##` lines) where Readability finds
- * one; the whole page through the single-pass converter where it does not.
+ * one; the whole page through the single-pass converter where it does not. Read in the page reader's
+ * worker; a page it refuses or stops becomes an error the model reads.
  */
-function pageText(html: string, url: string): { title?: string; byline?: string; text: string } {
-  const article = readArticle(html, url);
-  if (!article) return { ...htmlToText(html), byline: undefined };
-  const marked = article.html.replace(/<h([1-6])(\s[^>]*)?>/gi, (tag, level: string) => `${tag}${'#'.repeat(Math.max(2, Number(level)))} `);
-  return { title: article.title ?? htmlToText(html).title, byline: article.byline, text: tidyWhitespace(htmlToText(marked).text) };
+async function pageText(reader: DocumentParser, html: string, url: string, maxBytes: number, signal: AbortSignal) {
+  let parsed;
+  try {
+    parsed = await reader.readHtml(html, { name: url, maxTextBytes: maxBytes, url, article: true, signal });
+  } catch (error) {
+    throw new ToolError((error as Error).message, { cause: error });
+  }
+  // Headings become `##` lines in an article; a page read whole keeps the converter's text, unmarked.
+  const text = tidyWhitespace(parsed.article ? markdownHeadings(parsed.text) : withoutHeadingMarks(parsed.text));
+  return { title: parsed.title, byline: parsed.byline, text, plainBecause: parsed.plainBecause };
 }
 
 /** A PDF read in the document parser's worker, page by page, marked with its page numbers. */

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDefinition } from '../src/agent/tool.js';
 import { ToolError } from '../src/errors.js';
-import { capText, htmlToText } from './html-text.js';
+import { capText, htmlToText } from '../src/knowledge/parse/html-text.js';
 import { readCapped } from '../src/net/read-capped.js';
 
 export interface WikipediaOptions {

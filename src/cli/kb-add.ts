@@ -24,7 +24,7 @@ export async function addTargets(kb: KnowledgeBase, collection: string, targets:
       const result = await kb.add(collection, await load(), { onProgress: progress.update });
       progress.end();
       const { status, document } = result;
-      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)})  ${document.source}${meaning(result)}`);
+      console.log(`${status.padEnd(9)} #${document.id}  ${document.title}  (${plural(document.passages, 'passage')}, ${formatBytes(document.bytes)})  ${document.source}${meaning(result)}${result.note ? `\n          (${result.note})` : ''}`);
     } catch (error) {
       progress.end();
       if (!(error instanceof KnowledgeInputError || error instanceof StorageError)) throw error;

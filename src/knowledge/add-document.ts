@@ -1,6 +1,6 @@
 /**
- * Adding one document, start to end: the size caps, the unchanged check, reading it (a PDF or Word
- * file in the parser's worker), embedding its passages when meaning search is on, and one write. Every
+ * Adding one document, start to end: the size caps, the unchanged check, reading it (a PDF, Word or
+ * HTML file in the parser's worker), embedding its passages when meaning search is on, and one write. Every
  * step before the write can refuse, and the write is one transaction, so a refused or failed document
  * leaves nothing behind. An embedding server that fails only costs meaning: the document is written
  * for word search, marked for the background job, and the result says so.
@@ -9,7 +9,7 @@ import { describeError } from '../errors.js';
 import { documentHash, formatBytes, prepareDocument, type PreparedDocument } from './documents.js';
 import { EmbeddingBudgetError, embeddingText, type Embedder } from './embedding/embedder.js';
 import { KnowledgeInputError } from './errors.js';
-import { isParsedFormat } from './formats.js';
+import { isParsedFormat, readInWorker } from './formats.js';
 import type { DocumentParser } from './parse/document-parser.js';
 import { prepareParsed } from './prepare-parsed.js';
 import type { SearchIndex, StoredPassage } from './search-index.js';
@@ -38,7 +38,7 @@ export async function addDocument(deps: AddDeps, collection: string, doc: Docume
   // A document skipped for the budget is embedded when added again, though its content is the same.
   const retry = embedder !== undefined && stored?.embedState === 'skipped';
   if (stored && stored.hash === documentHash(doc) && !retry) return { status: 'unchanged', document: stored.document };
-  const prepared: PreparedDocument = parsed
+  const prepared: PreparedDocument = readInWorker(doc.format)
     ? await prepareParsed(doc, deps.parser(), {
       maxTextBytes: limits.maxFileBytes, signal: options.signal,
       onPages: (done, total) => options.onProgress?.({ stage: 'reading', done, total, unit: 'pages' }),
@@ -55,7 +55,7 @@ export async function addDocument(deps: AddDeps, collection: string, doc: Docume
     ...(embedding ? { embeddingModel: embedding.model, ...(embedding.state !== 'done' ? { embedState: embedding.state } : {}) } : {}),
   });
   if (outcome.status === 'over-cap') throw overCap(prepared, limits, outcome.usedBytes);
-  return { ...outcome, ...(embedding ? { embedding } : {}) };
+  return { ...outcome, ...(embedding ? { embedding } : {}), ...(prepared.note ? { note: prepared.note } : {}) };
 }
 
 /** Embed the passages in place (their `vector`); a failure is reported in the outcome, not thrown. */

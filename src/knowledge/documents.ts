@@ -2,16 +2,14 @@
  * From bytes to a document, and from a document to the passages that are indexed. Markdown, plain text
  * and HTML are decoded as text: content that is not UTF-8 text (NUL bytes, undecodable bytes, mostly
  * control characters) is refused as binary whatever its name says. PDF and Word files keep their bytes
- * for the document parser (`prepare-parsed.ts`), once their first bytes show they are what they claim.
+ * for the document parser, once their first bytes show they are what they claim; HTML goes to the
+ * parser's worker as text (`prepare-parsed.ts`), since finding a page's article can take seconds.
  */
 import { createHash } from 'node:crypto';
-import { readArticle, bylineLine } from '../../tools/article-text.js';
-import { htmlToText } from '../../tools/html-text.js';
 import { chunkText, type Passage } from './chunk.js';
 import { cleanDocumentText } from '../agent/clean-text.js';
 import { KnowledgeInputError } from './errors.js';
-import { ACCEPTED, formatOfMediaType, formatOfName, isParsedFormat, looksLike } from './formats.js';
-import { HEADING_MARK } from './sections.js';
+import { ACCEPTED, formatOfMediaType, formatOfName, isParsedFormat, looksLike, readInWorker } from './formats.js';
 import type { DocumentInput } from './types.js';
 
 export { EXTENSIONS, formatOfMediaType, formatOfName } from './formats.js';
@@ -88,6 +86,8 @@ export interface PreparedDocument {
   passages: Passage[];
   hash: string;
   bytes: number;
+  /** How it was read, when not as usual (an HTML page read as plain text, and why), for whoever added it. */
+  note?: string;
 }
 
 /** Bump when chunking or cleaning changes, so unchanged documents are indexed again once (2: HTML by its article). */
@@ -102,27 +102,18 @@ export function documentHash(doc: DocumentInput): string {
   return hash.digest('hex');
 }
 
-/** Convert, clean and split a document. */
+/** Clean and split a Markdown or plain text document (the others are read in the parser's worker: `prepareParsed`). */
 export function prepareDocument(doc: DocumentInput): PreparedDocument {
-  if (isParsedFormat(doc.format)) throw new KnowledgeInputError(`${doc.source}: a ${doc.format.toUpperCase()} file is read by the document parser, not as text.`);
+  if (readInWorker(doc.format)) throw new KnowledgeInputError(`${doc.source}: a ${doc.format.toUpperCase()} document is read by the document parser, not as text.`);
   const bytes = Buffer.byteLength(doc.content, 'utf8');
   assertTextual(doc.content, doc.source);
-  let text: string;
-  let fallbackTitle: string | undefined;
-  if (doc.format === 'html') {
-    const converted = htmlDocumentText(doc.content, doc.link);
-    text = converted.text;
-    fallbackTitle = converted.title;
-  } else {
-    text = doc.content.replace(/^\uFEFF/, '');
-  }
-  text = cleanDocumentText(text);
-  const syntax = doc.format === 'html' ? 'marked' : doc.format as 'markdown' | 'text';
+  let text = cleanDocumentText(doc.content.replace(/^\uFEFF/, ''));
+  const syntax = doc.format as 'markdown' | 'text';
   const frontMatter = syntax === 'markdown' ? /^---\n([\s\S]*?)\n---\n/.exec(text) : null;
   if (frontMatter) text = text.slice(frontMatter[0].length);
   const { passages, title: headingTitle } = chunkText(text, syntax);
   const frontTitle = frontMatter?.[1]?.match(/^title:\s*["']?(.+?)["']?\s*$/m)?.[1];
-  return finishDocument(doc, passages, [frontTitle, fallbackTitle, headingTitle], bytes);
+  return finishDocument(doc, passages, [frontTitle, headingTitle], bytes);
 }
 
 /**
@@ -138,23 +129,6 @@ export function finishDocument(doc: DocumentInput, passages: Passage[], titles: 
     if (passage.headings[0] === title) passage.headings = passage.headings.slice(1);
   }
   return { title: title || defaultTitle(doc.source), passages, hash: documentHash(doc), bytes };
-}
-
-/**
- * An HTML document's text: its article when Readability finds one (byline first, then the main text
- * with its headings), else the whole page through the converter. Headings keep their marks either way.
- */
-export function htmlDocumentText(html: string, url?: string): { title?: string; text: string } {
-  const article = readArticle(html, url);
-  if (!article) return htmlToText(markHtmlHeadings(html));
-  const converted = htmlToText(markHtmlHeadings(article.html));
-  const byline = article.byline ? `${bylineLine(article.byline)}\n\n` : '';
-  return { title: article.title ?? converted.title, text: byline + converted.text };
-}
-
-/** HTML headings carry a mark into the converted text, so their structure survives conversion. */
-export function markHtmlHeadings(html: string): string {
-  return html.replaceAll(HEADING_MARK, '').replace(/<h([1-6])(\s[^>]*)?>/gi, (tag, level: string) => `${tag}${HEADING_MARK}${level}`);
 }
 
 export function defaultTitle(source: string): string {

@@ -1,8 +1,8 @@
 /**
  * Which files the knowledge base reads, and as what. A type is known by the file name's extension or,
- * for a URL or an upload that says so, its media type. Markdown, text and HTML are read as text; PDF
+ * for a URL or an upload that says so, its media type. Markdown, text and HTML are decoded as text; PDF
  * and Word files are read from their bytes by the document parser, after their first bytes show they
- * are what their name says.
+ * are what their name says, and HTML is converted in the parser's worker too.
  */
 import path from 'node:path';
 import type { DocumentFormat } from './types.js';
@@ -24,6 +24,14 @@ export const ACCEPTED = 'Markdown (.md, .markdown), plain text (.txt), HTML (.ht
 /** Whether a format is read from bytes by the document parser rather than decoded as text. */
 export function isParsedFormat(format: DocumentFormat): format is 'pdf' | 'docx' {
   return format === 'pdf' || format === 'docx';
+}
+
+/**
+ * Whether a document is read in the document parser's worker: PDF and Word from their bytes, HTML as
+ * text (its article is found there, off the bot's main thread). Markdown and plain text are split here.
+ */
+export function readInWorker(format: DocumentFormat): format is 'pdf' | 'docx' | 'html' {
+  return isParsedFormat(format) || format === 'html';
 }
 
 /** The format a file name says, or undefined for an unknown type. */

@@ -33,7 +33,7 @@ export function checkCollection(collection: string): string {
 export interface KnowledgeBaseDeps {
   limits: KnowledgeLimits;
   now?: () => Date;
-  /** Reads PDF and Word files; made on first use when not given, and closed with the knowledge base then. */
+  /** Reads PDF, Word and HTML files; made on first use when not given, and closed with the knowledge base then. */
   parser?: DocumentParser;
   /** The limits of the parser made on first use (KNOWLEDGE_MAX_PAGES, KNOWLEDGE_PARSE_TIMEOUT_MS); unused when `parser` is given. */
   parserOptions?: DocumentParserOptions;

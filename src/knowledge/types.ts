@@ -53,6 +53,8 @@ export interface AddResult {
   document: DocumentInfo;
   /** How its passages were embedded for meaning search; absent when meaning search is off (or unchanged). */
   embedding?: EmbeddingOutcome;
+  /** How it was read, when not as usual: a sentence for whoever added it (an HTML page read as plain text, and why). */
+  note?: string;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chunkText, CHUNK_SIZES } from '../../src/knowledge/chunk.js';
 import { prepareDocument } from '../../src/knowledge/documents.js';
+import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
+import { prepareParsed } from '../../src/knowledge/prepare-parsed.js';
 
 const sentence = (n: number) => `Sentence number ${n} talks about the harbour and its boats. `;
 const paragraph = (from: number, count: number) => Array.from({ length: count }, (_, i) => sentence(from + i)).join('').trim();
@@ -70,11 +72,15 @@ describe('chunking', () => {
 });
 
 describe('preparing documents', () => {
-  it('converts HTML with read_url\'s converter and keeps its headings as the path (not # lines of code samples)', () => {
+  // HTML is read in the document reader's worker, as the bot reads it.
+  const reader = createDocumentParser();
+  afterAll(() => reader.close());
+
+  it('converts HTML with read_url\'s converter and keeps its headings as the path (not # lines of code samples)', async () => {
     const html = `<html><head><title>Ban appeals</title><script>evil()</script></head><body><nav>Home</nav><main>
       <h1>Appeals</h1><p>Intro &amp; more.</p><h2 class="x">When</h2><p>After 30 days.</p>
       <pre># shell comment\nrun-it</pre></main></body></html>`;
-    const prepared = prepareDocument({ source: 'https://example.com/appeals', format: 'html', content: html });
+    const prepared = await prepareParsed({ source: 'https://example.com/appeals', format: 'html', content: html }, reader, { maxTextBytes: 1_000_000 });
     expect(prepared.title).toBe('Ban appeals');
     expect(prepared.passages.map((p) => [p.headings, p.text])).toEqual([
       [['Appeals'], 'Intro & more.'],

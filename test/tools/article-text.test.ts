@@ -5,14 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolOutput } from '../../src/agent/tool.js';
-import { prepareDocument } from '../../src/knowledge/documents.js';
-import { readArticle } from '../../tools/article-text.js';
+import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
+import { readArticle } from '../../src/knowledge/parse/html-article.js';
+import { prepareParsed } from '../../src/knowledge/prepare-parsed.js';
 import { createReadUrlTool } from '../../tools/read-url.js';
 import { NEWS_PAGE } from './fixtures/news-page.js';
 import { startLocalServer, type LocalServer } from './helpers/local-server.js';
 import { toolContext } from './helpers/tool-context.js';
 
 const NAVIGATION = ['Sport', 'Subscribe today', 'Most read', 'Ten best beaches', 'Great news', 'All rights reserved'];
+// Pages and HTML documents are read in the document reader's worker, as the bot reads them.
+const reader = createDocumentParser();
+afterAll(() => reader.close());
 
 describe('readArticle', () => {
   it('finds the article of a news page: its title and byline, its headings, none of the page around it', () => {
@@ -40,7 +44,7 @@ describe('read_url by the article', () => {
   });
   afterAll(() => server?.close());
   const read = async (path: string) =>
-    ((await createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true }).run({ url: `${server.origin}${path}` }, toolContext())) as ToolOutput).output;
+    ((await createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true, pages: reader }).run({ url: `${server.origin}${path}` }, toolContext())) as ToolOutput).output;
 
   it('returns the title, the byline and the main text with its headings, without navigation, sidebar, comments or footer', async () => {
     const output = await read('/harbour');
@@ -57,8 +61,8 @@ describe('read_url by the article', () => {
 });
 
 describe('HTML documents in the knowledge base', () => {
-  it('index the article with its byline and headings, not the navigation', () => {
-    const prepared = prepareDocument({ source: 'https://gazette.example/harbour', format: 'html', content: NEWS_PAGE });
+  it('index the article with its byline and headings, not the navigation', async () => {
+    const prepared = await prepareParsed({ source: 'https://gazette.example/harbour', format: 'html', content: NEWS_PAGE }, reader, { maxTextBytes: 1_000_000 });
     expect(prepared.title).toBe('Harbour bridge reopens after storm repairs');
     const all = prepared.passages.map((p) => p.text).join('\n');
     expect(prepared.passages[0]!.text.startsWith('By Priya Raman, transport correspondent')).toBe(true);

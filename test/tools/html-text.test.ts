@@ -2,7 +2,7 @@
  * HTML to text for read_url and Wikipedia snippets: readable output, and linear time on hostile markup.
  */
 import { describe, expect, it } from 'vitest';
-import { capText, decodeEntities, htmlToText } from '../../tools/html-text.js';
+import { capText, decodeEntities, htmlToText } from '../../src/knowledge/parse/html-text.js';
 
 describe('htmlToText', () => {
   it('prefers the main element over the rest of the body', () => {

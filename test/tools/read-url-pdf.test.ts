@@ -13,6 +13,7 @@ import { toolContext } from './helpers/tool-context.js';
 describe('read_url on a PDF', () => {
   let server: LocalServer;
   const parser = createDocumentParser({ maxPages: 100 });
+  const pages = createDocumentParser();
   beforeAll(async () => {
     const pdf = await makePdf(['Opening hours\nThe museum opens at nine.', 'Tickets\nAdults pay twelve euros; children enter free.'], 'Museum guide');
     const many = await makeManyPages(500);
@@ -22,8 +23,9 @@ describe('read_url on a PDF', () => {
   afterAll(async () => {
     await server?.close();
     await parser.close();
+    await pages.close();
   });
-  const tool = (maxBytes = 2_000_000) => createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true, pdf: { parser, maxBytes } });
+  const tool = (maxBytes = 2_000_000) => createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true, pages, pdf: { parser, maxBytes } });
 
   it('reads its pages with their numbers, cited by the PDF title', async () => {
     const { output, sources } = (await tool().run({ url: `${server.origin}/guide.pdf` }, toolContext())) as ToolOutput;
@@ -37,6 +39,6 @@ describe('read_url on a PDF', () => {
   });
 
   it('without a parser, a PDF is refused as before (not a text type)', async () => {
-    await expect(createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true }).run({ url: `${server.origin}/guide.pdf` }, toolContext())).rejects.toThrow(/application\/pdf/);
+    await expect(createReadUrlTool({ userAgent: 'tests', allowLoopbackForTests: true, pages }).run({ url: `${server.origin}/guide.pdf` }, toolContext())).rejects.toThrow(/application\/pdf/);
   });
 });

@@ -7,6 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolOutput } from '../../src/agent/tool.js';
+import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
 import { createToolbox } from '../../tools/index.js';
 import { createReadUrlTool, type ReadUrlOptions } from '../../tools/read-url.js';
 import { startLocalServer, type LocalServer } from './helpers/local-server.js';
@@ -34,8 +35,10 @@ const lookup = async (hostname: string): Promise<LookupAddress[]> => {
 
 describe('read_url', () => {
   let server: LocalServer;
+  // Pages are read in a worker; one for the file, started by the first page.
+  const pages = createDocumentParser();
   const tool = (options: Partial<ReadUrlOptions> = {}) =>
-    createReadUrlTool({ userAgent: 'threadwise-tests', allowLoopbackForTests: true, lookup, ...options });
+    createReadUrlTool({ userAgent: 'threadwise-tests', allowLoopbackForTests: true, lookup, pages, ...options });
   const read = async (url: string, options: Partial<ReadUrlOptions> = {}) =>
     (await tool(options).run({ url }, toolContext())) as ToolOutput;
 
@@ -76,7 +79,10 @@ describe('read_url', () => {
       '/loop': (_req, res) => res.writeHead(302, { Location: '/loop' }).end(),
     });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await pages.close();
+  });
 
   it("reads a page's title and main text, without scripts, styles, navigation or footer", async () => {
     const result = await read(`${server.origin}/article`);
@@ -126,7 +132,7 @@ describe('read_url', () => {
     ['not a url', /is not a valid URL/],
   ];
   it.each(refusedWithoutAllowance)('without the test allowance refuses %s', async (url, reason) => {
-    const production = createReadUrlTool({ userAgent: 'threadwise-tests' });
+    const production = createReadUrlTool({ userAgent: 'threadwise-tests', pages });
     await expect(production.run({ url }, toolContext())).rejects.toThrow(reason);
   });
 

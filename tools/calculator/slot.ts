@@ -5,7 +5,7 @@
  * can happen.
  */
 import type { WorkerReply, WorkerRequest } from './worker.js';
-import { startWorker, type ProcessWorker } from './worker-entry.js';
+import { startWorker, type ProcessWorker } from '../../src/workers/process-worker.js';
 
 /** A started calculator worker. */
 export interface Slot {
@@ -30,7 +30,7 @@ const START_TIMEOUT_MS = 20_000;
 
 /** Start a worker with a `maxMemoryMb` heap; `onExit` runs when it ends, for whatever reason. */
 export function startCalculatorSlot(maxMemoryMb: number, onExit: (slot: Slot) => void): Slot {
-  const worker = startWorker('worker', { maxMemoryMb }, ['mathjs/lib/browser/math.js']);
+  const worker = startWorker('worker', import.meta.url, { maxMemoryMb }, ['mathjs/lib/browser/math.js']);
   // An idle warm worker must not keep a finished CLI run alive; calls in flight hold a ref'd timer.
   worker.unref();
   const slot: Slot = { worker, ready: Promise.resolve(), isReady: false, exited: false };

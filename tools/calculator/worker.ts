@@ -29,7 +29,7 @@ function lockDownCodeGeneration(): void {
   Object.defineProperty(globalThis, 'eval', { value: refuse, writable: false, configurable: false });
 }
 
-/** The channel to the host: this process's IPC channel (see worker-entry.ts for why a process). */
+/** The channel to the host: this process's IPC channel (see src/workers/process-worker.ts for why a process). */
 const port = {
   on(event: 'message', listener: (request: WorkerRequest) => void) {
     process.on(event, listener as (message: unknown) => void);

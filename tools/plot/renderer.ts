@@ -6,7 +6,7 @@
  * next chart starts a fresh one. Charts wait in a short first-come queue while one is drawn.
  */
 import { ToolError } from '../../src/errors.js';
-import { startWorker, type ProcessWorker } from '../calculator/worker-entry.js';
+import { startWorker, type ProcessWorker } from '../../src/workers/process-worker.js';
 import { chartFontFiles } from './fonts.js';
 import type { RenderedChart } from './render.js';
 import type { PlotReply, PlotRequest } from './worker.js';
@@ -101,7 +101,7 @@ export class PlotRenderer {
 
   private start(): { process: ProcessWorker; ready: Promise<void> } {
     if (this.worker) return this.worker;
-    const child = startWorker('worker', { maxMemoryMb: this.maxMemoryMb }, [], import.meta.url);
+    const child = startWorker('worker', import.meta.url, { maxMemoryMb: this.maxMemoryMb });
     // An idle warm worker must not keep a finished terminal run alive.
     child.unref();
     const ready = new Promise<void>((resolve, reject) => {

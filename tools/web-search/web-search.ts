@@ -10,7 +10,7 @@ import { ownNumbers } from '../../src/agent/citations.js';
 import { safeHttpUrl } from '../../src/agent/clean-text.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../src/agent/tool.js';
 import { ToolError } from '../../src/errors.js';
-import { capText, htmlToText, tidyWhitespace } from '../html-text.js';
+import { capText, htmlToText, tidyWhitespace } from '../../src/knowledge/parse/html-text.js';
 import { readCapped } from '../../src/net/read-capped.js';
 import { errorDetail, providerFor, type Provider, type ProviderSettings, type SearchResult } from './providers.js';
 

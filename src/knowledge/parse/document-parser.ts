@@ -1,152 +1,153 @@
 /**
- * The bot's side of reading PDF and Word files: one warm worker process (started on first use) that
- * reads one file at a time, with a time limit per file and a heap limit for the process, as the
- * calculator's and the chart renderer's workers have. pdf.js and mammoth run synchronously for long
- * stretches, so the only sure way to stop a hostile file (a PDF bomb, a zip bomb in a .docx) is to kill
- * the process: a file that overruns or overflows the heap costs the worker its life and is refused with
- * the reason, and the next file starts a fresh worker. Nothing is written to the index before the whole
- * file has been read, so a stopped file leaves nothing half-indexed.
+ * The bot's side of reading documents: one warm worker process (started on first use) that reads one
+ * PDF, Word file or piece of HTML at a time, with a time limit per read and a heap limit for the
+ * process, as the calculator's and the chart renderer's workers have. pdf.js, mammoth, linkedom and
+ * Readability run synchronously for long stretches (Readability took 8 s over 90,000 nested `<div>`s),
+ * so nothing of an untrusted document is read on the bot's main thread, and the only sure way to stop
+ * a hostile one is to kill the process: a read that overruns or overflows the heap costs the worker its
+ * life and is refused with the reason, and the next read starts a fresh worker. Nothing is written to
+ * the index before the whole file has been read, so a stopped file leaves nothing half-indexed.
+ *
+ * One parser is one lane, first come first served: the knowledge base has one, and read_url has its own
+ * two (pages, and PDFs) so that a model's page never waits behind a moderator's 1,000-page PDF.
  */
-import { startWorker, type ProcessWorker } from '../../../tools/calculator/worker-entry.js';
 import { KnowledgeInputError } from '../errors.js';
-import type { ParseCaps, ParsedFormat, Parsed, ParseReply, ParseRequest } from './parse-types.js';
+import { exchange, startParseWorker, type ParseWorker } from './parse-process.js';
+import type { ParseCaps, ParsedFormat, Parsed, ParsedText, ParseRequest } from './parse-types.js';
 
 export interface DocumentParserOptions {
-  /** Wall-clock limit per file, from when the worker starts on it (KNOWLEDGE_PARSE_TIMEOUT_MS, default 60 s). */
+  /** Wall-clock limit per read, from when the worker starts on it (KNOWLEDGE_PARSE_TIMEOUT_MS, default 60 s). */
   timeoutMs?: number;
+  /** The setting named when a read overruns `timeoutMs` (default KNOWLEDGE_PARSE_TIMEOUT_MS; '': none, a fixed limit). */
+  timeoutSetting?: string;
   /** Heap limit of the worker process (default 512 MB). */
   maxMemoryMb?: number;
   /** Most pages of a PDF (KNOWLEDGE_MAX_PAGES, default 1,000). */
   maxPages?: number;
   /** Most bytes a .docx may inflate to (default 100 MB). */
   maxInflatedBytes?: number;
-  /** Files that may wait while one is read (default 8). */
+  /** Reads that may wait while one runs (default 8). */
   maxQueue?: number;
 }
 
-/** Options of one parse. */
+/** Options of one read. */
 export interface ParseOptions {
-  /** The file's name, for messages. */
+  /** The file's name (or the page's address), for messages. */
   name: string;
   /** Most UTF-8 bytes of text it may hold (KNOWLEDGE_MAX_FILE_BYTES). */
   maxTextBytes: number;
+  /** Cancels the read, also while it waits for its turn. */
   signal?: AbortSignal;
   /** Pages read so far, of how many (PDF only). */
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Reads PDF and Word files in a worker process; refusals are KnowledgeInputError. */
+/** Reads documents in a worker process; refusals are KnowledgeInputError. */
 export interface DocumentParser {
+  /** A PDF or Word file from its bytes. */
   parse(format: ParsedFormat, bytes: Uint8Array, options: ParseOptions): Promise<Parsed>;
+  /** HTML as text; with `article`, by the page's article where it has one (`url` resolves its links). */
+  readHtml(html: string, options: ParseOptions & { url?: string; article: boolean }): Promise<ParsedText>;
   readonly limits: { timeoutMs: number; maxMemoryMb: number; maxPages: number };
   close(): Promise<void>;
 }
 
-const START_TIMEOUT_MS = 30_000;
+/** A request before it is given its id, its name and its caps. */
+type Work = ParseRequest extends infer R ? (R extends ParseRequest ? Omit<R, 'id' | 'name' | 'caps'> : never) : never;
 
-type Outcome = { kind: 'reply'; reply: Extract<ParseReply, { type: 'reply' }> } | { kind: 'timeout' } | { kind: 'aborted' } | { kind: 'died'; error?: Error };
+/** A read stopped at the time limit; a page stopped while its article was looked for is read again without. */
+class Overran extends KnowledgeInputError {}
 
-/** The parser with its worker not yet started (nothing runs until the first PDF or Word file). */
+/** The parser with its worker not yet started (nothing runs until the first document). */
 export function createDocumentParser(options: DocumentParserOptions = {}): DocumentParser {
   const timeoutMs = options.timeoutMs ?? 60_000;
+  const timeoutSetting = options.timeoutSetting ?? 'KNOWLEDGE_PARSE_TIMEOUT_MS';
   const maxMemoryMb = options.maxMemoryMb ?? 512;
   const maxPages = options.maxPages ?? 1_000;
   const maxInflatedBytes = options.maxInflatedBytes ?? 100_000_000;
   const maxQueue = options.maxQueue ?? 8;
-  let worker: { process: ProcessWorker; ready: Promise<void> } | undefined;
+  const limit = timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+  let worker: ParseWorker | undefined;
   let tail: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let nextId = 0;
   let closed = false;
 
-  const start = () => {
-    if (worker) return worker;
-    const child = startWorker('parse-worker', { maxMemoryMb }, [], import.meta.url);
-    child.unref();
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the parser worker did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-      child.on('message', (message: ParseReply) => message.type === 'ready' && (clearTimeout(timer), resolve()));
-      child.on('error', (error) => (clearTimeout(timer), reject(error)));
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the parser worker exited with code ${code}`));
-        if (worker?.process === child) worker = undefined;
-      });
-    });
-    ready.catch(() => undefined);
-    worker = { process: child, ready };
-    return worker;
-  };
+  const start = () => (worker ??= startParseWorker(maxMemoryMb, (gone) => {
+    if (worker === gone) worker = undefined;
+  }));
   const kill = async () => {
     const current = worker;
     worker = undefined;
     await current?.process.terminate();
   };
+  const cancelled = (name: string) => new KnowledgeInputError(`Reading ${name} was cancelled.`);
 
-  const exchange = (child: ProcessWorker, request: ParseRequest, parse: ParseOptions) => new Promise<Outcome>((resolve) => {
-    let lastError: Error | undefined;
-    const finish = (outcome: Outcome) => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      child.off('error', onError);
-      parse.signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const onMessage = (message: ParseReply) => {
-      if (message.type === 'progress' && message.id === request.id) parse.onProgress?.(message.done, message.total);
-      if (message.type === 'reply' && message.id === request.id) finish({ kind: 'reply', reply: message });
-    };
-    const onError = (error: Error) => (lastError = error);
-    const onExit = () => finish({ kind: 'died', error: lastError });
-    const onAbort = () => finish({ kind: 'aborted' });
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), timeoutMs);
-    child.on('message', onMessage);
-    child.on('error', onError);
-    child.on('exit', onExit);
-    parse.signal?.addEventListener('abort', onAbort, { once: true });
-    child.postMessage(request);
-  });
-
-  const read = async (format: ParsedFormat, bytes: Uint8Array, parse: ParseOptions): Promise<Parsed> => {
-    if (parse.signal?.aborted || closed) throw new KnowledgeInputError(`Reading ${parse.name} was cancelled.`);
+  const read = async (work: Work, parse: ParseOptions): Promise<Parsed> => {
+    if (parse.signal?.aborted || closed) throw cancelled(parse.name);
     const current = start();
     try {
       await current.ready;
     } catch (error) {
       await kill();
-      throw new KnowledgeInputError(`The document reader could not start, so ${parse.name} was not added; try again later.`, { cause: error });
+      throw new KnowledgeInputError(`The document reader could not start, so ${parse.name} was not read; try again later.`, { cause: error });
     }
     const caps: ParseCaps = { maxPages, maxTextBytes: parse.maxTextBytes, maxInflatedBytes };
-    const outcome = await exchange(current.process, { id: ++nextId, format, name: parse.name, bytes, caps }, parse);
+    const outcome = await exchange(current.process, { ...work, id: ++nextId, name: parse.name, caps } as ParseRequest, timeoutMs, parse);
     if (outcome.kind === 'reply') {
       if (outcome.reply.ok) return outcome.reply.parsed;
       throw new KnowledgeInputError(outcome.reply.refused ? outcome.reply.message : `${parse.name} could not be read (${outcome.reply.message.slice(0, 200)}).`);
     }
     await kill();
     if (outcome.kind === 'timeout') {
-      throw new KnowledgeInputError(`Reading ${parse.name} took longer than ${Math.round(timeoutMs / 1000)} s (KNOWLEDGE_PARSE_TIMEOUT_MS) and was stopped: the file is too large or built to exhaust the reader.`);
+      const setting = timeoutSetting ? ` (${timeoutSetting})` : '';
+      throw new Overran(`Reading ${parse.name} took longer than ${limit}${setting} and was stopped: it is too large or built to exhaust the reader.`);
     }
-    if (outcome.kind === 'aborted') throw new KnowledgeInputError(`Reading ${parse.name} was cancelled.`);
+    if (outcome.kind === 'aborted') throw cancelled(parse.name);
     if ((outcome.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY' || /SIGABRT/.test(outcome.error?.message ?? '')) {
-      throw new KnowledgeInputError(`Reading ${parse.name} needed more than the reader's ${maxMemoryMb} MB of memory and was stopped: the file unpacks to far more than it shows (a PDF or zip bomb?).`);
+      throw new KnowledgeInputError(`Reading ${parse.name} needed more than the reader's ${maxMemoryMb} MB of memory and was stopped: it unpacks to far more than it shows (a PDF or zip bomb?).`);
     }
-    throw new KnowledgeInputError(`The document reader stopped unexpectedly on ${parse.name}; nothing was added.`, { cause: outcome.error });
+    throw new KnowledgeInputError(`The document reader stopped unexpectedly on ${parse.name}; nothing was read.`, { cause: outcome.error });
+  };
+
+  /**
+   * Readability's cost grows with the page's nesting times its paragraphs, which no cheap count bounds
+   * well: a page whose article search overruns the limit is read again, in a fresh worker, by the
+   * converter alone (linear), and says so, rather than being refused.
+   */
+  const readOrPlain = async (work: Work, parse: ParseOptions): Promise<Parsed> => {
+    try {
+      return await read(work, parse);
+    } catch (error) {
+      if (!(error instanceof Overran) || work.format !== 'html' || !work.article) throw error;
+      const plain = (await read({ ...work, article: false }, parse)) as ParsedText;
+      return { ...plain, plainBecause: `finding its article took longer than ${limit}, the reader's limit` };
+    }
+  };
+
+  /** In line behind the reads before it; a cancelled wait answers at once (its turn, when it comes, is skipped). */
+  const enqueue = (work: Work, parse: ParseOptions): Promise<Parsed> => {
+    if (closed) return Promise.reject(new KnowledgeInputError('The document reader is shut down.'));
+    if (waiting >= maxQueue) return Promise.reject(new KnowledgeInputError('The document reader is busy with other documents; try again in a moment.'));
+    waiting += 1;
+    const turn = tail.then(() => {
+      waiting -= 1;
+      return readOrPlain(work, parse);
+    });
+    tail = turn.catch(() => undefined);
+    const { signal } = parse;
+    if (!signal) return turn;
+    return new Promise<Parsed>((resolve, reject) => {
+      const onAbort = () => reject(cancelled(parse.name));
+      signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   };
 
   return {
     limits: { timeoutMs, maxMemoryMb, maxPages },
-    parse(format, bytes, parse) {
-      if (closed) return Promise.reject(new KnowledgeInputError('The document reader is shut down.'));
-      if (waiting >= maxQueue) return Promise.reject(new KnowledgeInputError('The document reader is busy with other files; try again in a moment.'));
-      waiting += 1;
-      const turn = tail.then(() => {
-        waiting -= 1;
-        return read(format, bytes, parse);
-      });
-      tail = turn.catch(() => undefined);
-      return turn;
-    },
+    parse: (format, bytes, parse) => enqueue({ format, bytes }, parse),
+    readHtml: (html, { url, article, ...parse }) => enqueue({ format: 'html', html, url, article }, parse) as Promise<ParsedText>,
     async close() {
       closed = true;
       await kill();

@@ -5,7 +5,7 @@
  * bytes as they come out and stopping at the cap, so the sizes the file declares are never trusted.
  */
 import { Unzip, UnzipInflate } from 'fflate';
-import { ParseRefusal, type ParseCaps, type ParsedHtml } from './parse-types.js';
+import { ParseRefusal, type ParseCaps } from './parse-types.js';
 
 /** More entries than any real Word file has. */
 const MAX_ENTRIES = 5_000;
@@ -41,8 +41,8 @@ export function checkZip(bytes: Uint8Array, name: string, maxInflatedBytes: numb
   return { entries, inflated };
 }
 
-/** The document's body as HTML; its title from the first heading is left to the HTML converter. */
-export async function docxHtml(bytes: Uint8Array, name: string, caps: ParseCaps): Promise<ParsedHtml> {
+/** The document's body as HTML, for the worker's HTML reader; its title from the first heading is left to the sections. */
+export async function docxHtml(bytes: Uint8Array, name: string, caps: ParseCaps): Promise<{ html: string }> {
   checkZip(bytes, name, caps.maxInflatedBytes);
   const mammoth = (await import('mammoth')).default;
   let html: string;
@@ -55,5 +55,5 @@ export async function docxHtml(bytes: Uint8Array, name: string, caps: ParseCaps)
   if (Buffer.byteLength(html, 'utf8') > caps.maxTextBytes * 4) {
     throw new ParseRefusal(`${name} holds more text than a document may (KNOWLEDGE_MAX_FILE_BYTES).`);
   }
-  return { kind: 'html', html };
+  return { html };
 }

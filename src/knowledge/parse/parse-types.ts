@@ -1,9 +1,9 @@
 /**
- * What the document parser's host and its worker process say to each other. Kept free of imports, so
+ * What the document reader's host and its worker process say to each other. Kept free of imports, so
  * the worker (started as a CommonJS child) and the host share one definition.
  */
 
-/** The formats that are parsed in the worker: binary files whose text must be extracted. */
+/** The binary formats the worker reads from their bytes. */
 export type ParsedFormat = 'pdf' | 'docx';
 
 /** The caps one parse runs under; the host also kills the worker past its time and heap limits. */
@@ -16,14 +16,12 @@ export interface ParseCaps {
   maxInflatedBytes: number;
 }
 
-/** A request to the worker. */
-export interface ParseRequest {
-  id: number;
-  format: ParsedFormat;
-  name: string;
-  bytes: Uint8Array;
-  caps: ParseCaps;
-}
+/** A request to the worker: a PDF or Word file's bytes, or HTML (a document or a web page) as text. */
+export type ParseRequest = { id: number; name: string; caps: ParseCaps } & (
+  | { format: ParsedFormat; bytes: Uint8Array }
+  /** `url`: the page's address, for its links; `article`: look for the page's article (Readability). */
+  | { format: 'html'; html: string; url?: string; article: boolean }
+);
 
 /** A PDF's text, one string per page (page 1 first), and its title when the file names one. */
 export interface ParsedPages {
@@ -32,14 +30,22 @@ export interface ParsedPages {
   title?: string;
 }
 
-/** A Word file as HTML (headings as h1-h6), for the same converter as HTML documents. */
-export interface ParsedHtml {
-  kind: 'html';
-  html: string;
+/**
+ * HTML (a page, an HTML document, a Word file through mammoth) as text, its headings marked with
+ * HEADING_MARK and their level (see heading-marks.ts).
+ */
+export interface ParsedText {
+  kind: 'text';
+  text: string;
   title?: string;
+  byline?: string;
+  /** The text is the page's article (Readability found one), not all of the page. */
+  article: boolean;
+  /** Why no article was looked for (the page's size or shape), for whoever added or asked for it. */
+  plainBecause?: string;
 }
 
-export type Parsed = ParsedPages | ParsedHtml;
+export type Parsed = ParsedPages | ParsedText;
 
 /** What the worker answers: ready once, progress while it reads pages, then one reply per request. */
 export type ParseReply =

@@ -1,12 +1,14 @@
 /**
- * Entry point of the document parser's worker process: reads one PDF or Word file per message and
- * answers with its text. The host kills this process when a file takes too long or its heap overflows,
- * which is what stops a file built to exhaust the parser; the caps checked here (pages, text, inflated
- * bytes) stop the honest big ones early with a clearer reason. Its environment is empty and it has no
- * fetch: nothing in a file can make it reach anything.
+ * Entry point of the document reader's worker process: reads one PDF, Word file or piece of HTML (an
+ * added document, a page read_url fetched) per message and answers with its text. The host kills this
+ * process when a read takes too long or its heap overflows, which is what stops input built to exhaust
+ * the reader; the caps checked here (pages, text, inflated bytes, the markup's size and nesting) stop
+ * the honest big ones early with a clearer reason. Its environment is empty and it has no fetch:
+ * nothing in a file can make it reach anything.
  */
 import { docxHtml } from './docx-html.js';
 import { pdfPages } from './pdf-pages.js';
+import { readHtml } from './read-html.js';
 import { ParseRefusal, type ParseReply, type ParseRequest, type Parsed } from './parse-types.js';
 
 if (!process.send) throw new Error('the parser worker must run as a child process with an IPC channel');
@@ -16,12 +18,14 @@ delete (globalThis as { fetch?: unknown }).fetch;
 
 const send = (reply: ParseReply) => process.send?.(reply);
 
-function parse(request: ParseRequest): Promise<Parsed> {
+async function parse(request: ParseRequest): Promise<Parsed> {
+  if (request.format === 'html') return readHtml(request.html, { url: request.url, article: request.article });
   const bytes = new Uint8Array(request.bytes);
   if (request.format === 'pdf') {
     return pdfPages(bytes, request.name, request.caps, (done, total) => send({ type: 'progress', id: request.id, done, total }));
   }
-  return docxHtml(bytes, request.name, request.caps);
+  // A Word file's headings become h1-h6; it is no web page, so no article is looked for.
+  return readHtml((await docxHtml(bytes, request.name, request.caps)).html, { article: false });
 }
 
 process.on('message', (request: ParseRequest) => {

@@ -3,10 +3,14 @@
  * `linkedom` DOM (a DOM built from the markup alone: no browser, no layout, nothing of the page runs).
  * It keeps the title, the byline and the main text with its headings, and drops navigation, sidebars,
  * comments and footers by scoring the page's blocks. Where it finds no article (a short page, a list of
- * links, markup past the element cap), the caller falls back to `htmlToText`, our single-pass converter.
+ * links, markup that breaks it), the caller falls back to `htmlToText`, our single-pass converter.
+ *
+ * Building the DOM and scoring it cost far more than linear in the page's nesting, so this runs only in
+ * the document reader's worker (see read-html.ts), on markup `articleRefusal` let through.
  */
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { MAX_ARTICLE_ELEMENTS } from './html-shape.js';
 
 /** What Readability found: the article's HTML (for the caller's own converter) and what it knows of it. */
 export interface Article {
@@ -17,14 +21,8 @@ export interface Article {
   html: string;
 }
 
-/** Markup larger than this is not given to Readability (its scoring is not linear in the page). */
-const MAX_HTML_CHARS = 2_000_000;
-/** Readability gives up past this many elements (its own `maxElemsToParse`), and we fall back. */
-const MAX_ELEMENTS = 30_000;
-
 /** The article of `html`, or undefined when the page does not look like one (then use `htmlToText`). */
 export function readArticle(html: string, url?: string): Article | undefined {
-  if (html.length > MAX_HTML_CHARS) return undefined;
   try {
     const { document } = parseHTML(html);
     // Readability resolves links against the page's address; linkedom has none of its own.
@@ -34,7 +32,8 @@ export function readArticle(html: string, url?: string): Article | undefined {
       document.head.appendChild(base);
     }
     if (!isProbablyReaderable(document as unknown as Document)) return undefined;
-    const article = new Readability(document as unknown as Document, { maxElemsToParse: MAX_ELEMENTS, keepClasses: false }).parse();
+    // Readability gives up past this many elements (after the DOM is built: the shape check comes first).
+    const article = new Readability(document as unknown as Document, { maxElemsToParse: MAX_ARTICLE_ELEMENTS, keepClasses: false }).parse();
     if (!article?.content || !article.textContent?.trim()) return undefined;
     const line = (value: string | null | undefined) => value?.replace(/\s+/g, ' ').trim() || undefined;
     return { title: line(article.title), byline: line(article.byline), siteName: line(article.siteName), html: article.content };
@@ -42,9 +41,4 @@ export function readArticle(html: string, url?: string): Article | undefined {
     // A page Readability cannot take (too many elements, markup that breaks it): the converter reads it.
     return undefined;
   }
-}
-
-/** "By Jane Doe", however the page wrote it. */
-export function bylineLine(byline: string): string {
-  return /^by\b/i.test(byline) ? byline : `By ${byline}`;
 }

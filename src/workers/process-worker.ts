@@ -1,8 +1,9 @@
 /**
- * Starts a calculator worker file from this folder as a child process, in whichever form this code
- * runs. A child process, not a worker thread: V8 can end the whole process when a worker thread hits its
- * heap limit in the middle of certain allocations (seen here with huge mathjs ranges and matrices: about
- * one run in two of the hostile suite took the test process down). A child's heap limit ends only the child.
+ * Starts a worker file (the calculator's, the chart renderer's, the document reader's) as a child
+ * process, in whichever form this code runs. A child process, not a worker thread: V8 can end the whole
+ * process when a worker thread hits its heap limit in the middle of certain allocations (seen here with
+ * huge mathjs ranges and matrices: about one run in two of the hostile suite took the test process
+ * down). A child's heap limit ends only the child, and killing it stops code that never yields.
  *
  * Compiled, the worker is a `.js` file beside this one. From source (tsx in development, vitest in tests)
  * it is a `.ts` file, so the child preloads tsx's CommonJS hook (cheaper to start than its ESM loader).
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
 
-/** The part of a worker the calculator pool uses, over a child process's IPC channel. */
+/** The part of a worker its host uses (messages, errors, exit, kill), over a child process's IPC channel. */
 export class ProcessWorker extends EventEmitter {
   private readonly exited: Promise<number>;
   private stderrTail = '';
@@ -36,9 +37,9 @@ export class ProcessWorker extends EventEmitter {
       child.on('exit', (code, signal) => {
         // V8 aborts a process that runs out of heap; say so in the shape the host already knows.
         if (this.outOfMemory) {
-          this.emit('error', Object.assign(new Error('calculator ran out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
+          this.emit('error', Object.assign(new Error('the worker process ran out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' }));
         } else if (code !== 0 && signal !== 'SIGKILL') {
-          this.emit('error', new Error(`calculator process ended (${signal ?? `code ${code}`}): ${this.stderrTail.trim().slice(-300)}`));
+          this.emit('error', new Error(`the worker process ended (${signal ?? `code ${code}`}): ${this.stderrTail.trim().slice(-300)}`));
         }
         this.emit('exit', code ?? 1);
         resolve(code ?? 1);
@@ -72,24 +73,23 @@ export class ProcessWorker extends EventEmitter {
 }
 
 /**
- * Start the worker file `name` (without extension) beside the module `from` (default: this one, the
- * calculator's folder; the plot tool passes its own), with a heap of `maxMemoryMb`.
+ * Start the worker file `name` (without extension) beside the module `from` (the caller passes its own
+ * `import.meta.url`), with a heap of `maxMemoryMb`.
  * `preload` lists plain-JavaScript packages the worker imports; from source they are required before
  * tsx is registered, so tsx does not pass them through its transform (for the 2 MB mathjs bundle that
  * halves start-up).
  */
-export function startWorker(name: string, options: { maxMemoryMb: number }, preload: string[] = [], from: string = import.meta.url): ProcessWorker {
-  const here = from;
-  const fromSource = /\.[cm]?ts$/.test(new URL(here).pathname);
-  const resolve = createRequire(here).resolve;
-  const entry = fileURLToPath(new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, here));
+export function startWorker(name: string, from: string, options: { maxMemoryMb: number }, preload: string[] = []): ProcessWorker {
+  const fromSource = /\.[cm]?ts$/.test(new URL(from).pathname);
+  const resolve = createRequire(from).resolve;
+  const entry = fileURLToPath(new URL(`./${name}.${fromSource ? 'ts' : 'js'}`, from));
   // From source, a CommonJS bootstrap registers tsx and requires the .ts entry (the project is ESM, so
   // Node would not load a .ts entry file itself); compiled, the .js entry starts directly.
   const start = fromSource
     ? ['-e', BOOTSTRAP, '--', resolve('tsx/cjs/api'), entry, ...preload.map((p) => resolve(p))]
     : [entry];
   const child = spawn(process.execPath, [`--max-old-space-size=${options.maxMemoryMb}`, '--max-semi-space-size=8', ...start], {
-    // The worker sees no secrets even if an expression ever escaped mathjs.
+    // The worker sees no secrets, whatever an expression, a chart or a document ever made it run.
     env: {},
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'advanced',

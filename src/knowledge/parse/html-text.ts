@@ -1,7 +1,8 @@
 /**
- * HTML to readable plain text, for pages read by `read_url` and snippets from Wikipedia. A small
- * single-pass scanner rather than a DOM: every skip is one `indexOf` forward, so hostile markup (a
- * thousand unclosed `<script` tags) costs linear time, and nothing here ever runs the page's code.
+ * HTML to readable plain text, for documents and pages (in the document reader's worker) and for the
+ * short snippets of Wikipedia and web search results. A small single-pass scanner rather than a DOM:
+ * every skip is one `indexOf` forward, so hostile markup (a thousand unclosed `<script` tags, 90,000
+ * nested `<div>`s) costs linear time, and nothing here ever runs the page's code.
  * Character references go through `entities` (the decoder behind htmlparser2 and cheerio).
  */
 import { DecodingMode, decodeHTML } from 'entities';
@@ -46,22 +47,24 @@ export function tidyWhitespace(text: string): string {
 }
 
 /** Lower-case ASCII letters only, so every index in the copy matches the original. */
-function asciiLower(text: string): string {
+export function asciiLower(text: string): string {
   return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
 
 /** The page's title and its readable text, preferring `<main>` or `<article>` over the whole body. */
 export function htmlToText(html: string): { title?: string; text: string } {
   const lower = asciiLower(html);
-  const titleStart = lower.indexOf('<title');
-  let title: string | undefined;
-  if (titleStart !== -1) {
-    const open = lower.indexOf('>', titleStart);
-    const close = open === -1 ? -1 : lower.indexOf('</title', open);
-    if (close !== -1) title = tidyWhitespace(decodeEntities(html.slice(open + 1, close)).replace(/\s+/g, ' ')) || undefined;
-  }
   const region = mainRegion(lower);
-  return { title, text: tidyWhitespace(scan(html.slice(region.start, region.end), lower.slice(region.start, region.end))) };
+  return { title: htmlTitle(html, lower), text: tidyWhitespace(scan(html.slice(region.start, region.end), lower.slice(region.start, region.end))) };
+}
+
+/** The text of the page's `<title>`, on one line; `lower` is `html` through `asciiLower` when the caller has it. */
+export function htmlTitle(html: string, lower = asciiLower(html)): string | undefined {
+  const titleStart = lower.indexOf('<title');
+  if (titleStart === -1) return undefined;
+  const open = lower.indexOf('>', titleStart);
+  const close = open === -1 ? -1 : lower.indexOf('</title', open);
+  return close === -1 ? undefined : tidyWhitespace(decodeEntities(html.slice(open + 1, close)).replace(/\s+/g, ' ')) || undefined;
 }
 
 function mainRegion(lower: string): { start: number; end: number } {
@@ -109,6 +112,11 @@ function scan(html: string, lower: string): string {
     else if (BLOCK.has(name)) out.push(/^h[1-6]$/.test(name) || name === 'p' ? '\n\n' : '\n');
   }
   return out.join('');
+}
+
+/** "By Jane Doe", however the page wrote its byline. */
+export function bylineLine(byline: string): string {
+  return /^by\b/i.test(byline) ? byline : `By ${byline}`;
 }
 
 /**
