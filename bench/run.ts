@@ -6,6 +6,7 @@ import { benchDiscord } from './discord.js';
 import { benchCalculator, benchCalculatorPool } from './calculator.js';
 import { benchCalculatorStops } from './calculator-stops.js';
 import { benchHtmlText } from './html-text.js';
+import { benchHtmlReader } from './html-reader.js';
 import { benchState } from './state.js';
 import { benchLimits } from './limits.js';
 import { benchKnowledge } from './knowledge.js';
@@ -30,6 +31,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['calculator-stops', () => benchCalculatorStops()],
   ['plot', () => benchPlot()],
   ['html-text', () => benchHtmlText()],
+  ['html-reader', () => benchHtmlReader()],
   ['state', () => benchState()],
   ['limits', () => benchLimits()],
   ['knowledge', () => benchKnowledge()],

@@ -87,7 +87,7 @@ export interface KnowledgeConfig {
   maxUploadBytes: number;
   /** Most pages of a PDF (KNOWLEDGE_MAX_PAGES). */
   maxPages: number;
-  /** Longest a PDF or Word file may take to read before it is stopped (KNOWLEDGE_PARSE_TIMEOUT_MS). */
+  /** Longest a PDF, Word or HTML file may take to read before it is stopped (KNOWLEDGE_PARSE_TIMEOUT_MS). */
   parseTimeoutMs: number;
   /** Meaning search (EMBEDDING_MODEL set); undefined: words only. */
   embedding?: EmbeddingConfig;
