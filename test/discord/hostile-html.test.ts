@@ -9,13 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInteraction } from '../fake-discord/index.js';
 import { command, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
+import { DEEP_PAGE, DEEPEST } from '../tools/fixtures/hostile-pages.js';
 import { startLocalServer, type LocalServer } from '../tools/helpers/local-server.js';
 import { isFinalAnswer } from './harness.js';
-
-const DEPTH = 90_000;
-const DEEPEST = 'The deepest paragraph holds the only words of the page: the lighthouse keeper rings the bell at dusk.';
-/** About 1 MB: within read_url's 1 MB and KNOWLEDGE_MAX_FILE_BYTES (1,000,000 shipped). */
-const DEEP_PAGE = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(DEPTH)}<p>${DEEPEST}</p>${'</div>'.repeat(DEPTH)}</body></html>`;
 
 let w: ModerationWorld;
 let web: LocalServer;

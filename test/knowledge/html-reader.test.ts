@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
 import { htmlShape } from '../../src/knowledge/parse/html-shape.js';
 import { HEADING_MARK } from '../../src/knowledge/sections.js';
+import { SLOW_PAGE, SLOW_PARAGRAPHS } from '../tools/fixtures/hostile-pages.js';
 import { NEWS_PAGE } from '../tools/fixtures/news-page.js';
 
 const NAVIGATION = ['Sport', 'Subscribe today', 'Most read', 'Ten best beaches', 'Great news', 'All rights reserved'];
@@ -46,20 +47,16 @@ describe('the HTML reader in the worker', () => {
 });
 
 describe('a page that keeps Readability busy past the time limit', () => {
-  // 300 ms (production: 5 s for read_url, KNOWLEDGE_PARSE_TIMEOUT_MS for documents): the page below
-  // keeps Readability busy for seconds, so the limit is passed by far whatever the machine.
+  // 300 ms (production: 5 s for read_url, KNOWLEDGE_PARSE_TIMEOUT_MS for documents): SLOW_PAGE keeps
+  // Readability busy for seconds, so the limit is passed by far whatever the machine.
   const reader = createDocumentParser({ timeoutMs: 300, timeoutSetting: '' });
   afterAll(() => reader.close());
-  // Within every shape cap (512 levels, 6,600 elements, under 1 MB), yet Readability scores each level's
-  // paragraphs against every level above them: 5 to 10 s on one thread of the machine this was written on.
-  const paragraph = '<p>Some words that make up a paragraph of a real article here, with a few more words, and then some more words so it is long enough to count for the reader.</p>';
-  const slow = `<html><body>${`<div>${paragraph.repeat(12)}`.repeat(510)}${'</div>'.repeat(510)}</body></html>`;
 
   it('is read again in a fresh worker as plain text, saying so, and the next page is read by its article', async () => {
-    const page = await reader.readHtml(slow, options('slow.html'));
+    const page = await reader.readHtml(SLOW_PAGE, options('slow.html'));
     expect(page.article).toBe(false);
     expect(page.plainBecause).toBe("finding its article took longer than 300 ms, the reader's limit");
-    expect(page.text.split('\n\n')).toHaveLength(510 * 12);
+    expect(page.text.split('\n\n')).toHaveLength(SLOW_PARAGRAPHS);
     const next = await reader.readHtml(NEWS_PAGE, options('harbour.html'));
     expect(next.article).toBe(true);
   }, 30_000);

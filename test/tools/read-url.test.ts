@@ -10,6 +10,7 @@ import type { ToolOutput } from '../../src/agent/tool.js';
 import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
 import { createToolbox } from '../../tools/index.js';
 import { createReadUrlTool, type ReadUrlOptions } from '../../tools/read-url.js';
+import { DEEP_PAGE, DEEPEST, SLOW_PAGE } from './fixtures/hostile-pages.js';
 import { startLocalServer, type LocalServer } from './helpers/local-server.js';
 import { outputOf, toolContext } from './helpers/tool-context.js';
 
@@ -65,6 +66,8 @@ describe('read_url', () => {
       },
       '/bomb': html(zlib.gzipSync(Buffer.alloc(50_000_000, 'a')), { 'Content-Encoding': 'gzip' }),
       '/gzip': html(zlib.gzipSync(ARTICLE), { 'Content-Encoding': 'gzip' }),
+      '/deep': html(DEEP_PAGE),
+      '/slow': html(SLOW_PAGE),
       '/silent': () => {
         /* never answers */
       },
@@ -101,6 +104,24 @@ describe('read_url', () => {
 
   it('reads a gzip-compressed page', async () => {
     expect((await read(`${server.origin}/gzip`)).output).toContain('Tide pools are rocky pools on the shore.');
+  });
+
+  it('reads a page nested too deep to look for its article as plain text, and tells the model why', async () => {
+    expect((await read(`${server.origin}/deep`)).output).toBe(
+      `Title: Deep\nURL: ${server.origin}/deep\n\n${DEEPEST}\n\n[read as plain text, not by its article: its markup nests 90,002 levels deep (an article is looked for up to 512)]`,
+    );
+  });
+
+  it("reads a page whose article search passes the page reader's limit as plain text, and tells the model why", async () => {
+    // 300 ms (the toolbox's: 5 s): SLOW_PAGE keeps Readability busy for seconds, so it passes the limit by far.
+    const quick = createDocumentParser({ timeoutMs: 300, timeoutSetting: '' });
+    try {
+      const { output } = (await tool({ pages: quick }).run({ url: `${server.origin}/slow` }, toolContext())) as ToolOutput;
+      expect(output).toContain('Some words that make up a paragraph');
+      expect(output.endsWith("; read as plain text, not by its article: finding its article took longer than 300 ms, the reader's limit]")).toBe(true);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('connects to the checked address while sending the name as Host, for a name that resolves to loopback', async () => {
