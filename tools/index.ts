@@ -78,7 +78,8 @@ export interface Toolbox {
 /**
  * How long read_url's page reader may take over one page. An honest 1 MB page takes well under a
  * second; a page past the article caps is converted in linear time; what is left to stop is markup
- * built to exhaust Readability within those caps, and the model is better told so than kept waiting.
+ * built to exhaust Readability within those caps, whose article search is stopped here and the page
+ * read again as plain text (the model is told), rather than keep the model and the pages behind waiting.
  */
 const PAGE_TIMEOUT_MS = 5_000;
 

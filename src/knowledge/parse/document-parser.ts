@@ -5,7 +5,8 @@
  * Readability run synchronously for long stretches (Readability took 8 s over 90,000 nested `<div>`s),
  * so nothing of an untrusted document is read on the bot's main thread, and the only sure way to stop
  * a hostile one is to kill the process: a read that overruns or overflows the heap costs the worker its
- * life and is refused with the reason, and the next read starts a fresh worker. Nothing is written to
+ * life and is refused with the reason (a page whose article search overruns is read again as plain
+ * text instead), and the next read starts a fresh worker. Nothing is written to
  * the index before the whole file has been read, so a stopped file leaves nothing half-indexed.
  *
  * One parser is one lane, first come first served: the knowledge base has one, and read_url has its own
