@@ -4,6 +4,7 @@
  * bad entry cannot take a whole thread down with it.
  */
 import { z } from 'zod';
+import { ContentPartSchema, UsageSchema, chatMessageSchema } from '../agent/message-schema.js';
 import type { Usage } from '../agent/types.js';
 import type { StoredMessage } from './types.js';
 
@@ -23,44 +24,14 @@ export const MIGRATIONS: Migrations = {
   1: (record) => record,
 };
 
-const ToolCallSchema = z.object({
-  id: z.string(),
-  type: z.literal('function'),
-  function: z.object({ name: z.string(), arguments: z.string() }),
-});
-
-const ContentPartSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({
-    type: z.literal('image_url'),
-    image_url: z.object({ url: z.string(), detail: z.enum(['auto', 'low', 'high']).optional() }),
-  }),
-]);
-
 const MetaShape = {
   author: z.object({ id: z.string(), name: z.string() }).optional(),
   at: z.number(),
   messageId: z.string().optional(),
 };
 
-/** A stored message: the OpenAI wire shape of each role plus author and time. */
-export const StoredMessageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string(), ...MetaShape }),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(ContentPartSchema).min(1)]), name: z.string().optional(), ...MetaShape }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.string().nullable(),
-    tool_calls: z.array(ToolCallSchema).optional(),
-    ...MetaShape,
-  }),
-  z.object({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string(), ...MetaShape }),
-]);
-
-const UsageSchema = z.object({
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-  totalTokens: z.number(),
-});
+/** A stored message: the OpenAI wire shape of each role (the engine's schema) plus author and time. */
+export const StoredMessageSchema = chatMessageSchema(MetaShape, z.array(ContentPartSchema).min(1));
 
 const BatchSchema = z.object({
   v: z.literal(RECORD_VERSION),
