@@ -34,5 +34,5 @@ export type { BackendKind, BackendTimeouts } from './backends/backend.js';
 export * from './context/index.js';
 export * from './schedules/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
-export { createWaitingTurnStore, type WaitingTurnEntry, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
+export { createWaitingTurnStore, type UnreadableWaitingTurn, type WaitingTurnEntry, type WaitingTurnRead, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
 export { TAKEN_BACK } from './conversation-store.js';

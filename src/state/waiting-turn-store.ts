@@ -4,16 +4,22 @@
  * in whichever process holds the guild. Every change goes through `update`, a compare-and-swap on the
  * record (the backend's `replace`): two moderators pressing at once both read the record, and only one
  * write lands; the other sees the decision already made. An index lists the waiting turns for the sweep
- * that ends expired ones.
+ * that ends expired ones. A record this version cannot read back (another version wrote it, or it is
+ * damaged) is not taken for gone: `read` says so, with what can be told of it, so its turn is ended in
+ * the open rather than left to vanish.
  */
 import { z } from 'zod';
+import { readSaved, type Unreadable } from '../agent/saved.js';
 import { StorageError } from '../errors.js';
 import { guarded, type Backend, type LogEntry } from './backends/backend.js';
 
 const Decision = z.object({ approved: z.boolean(), by: z.object({ id: z.string(), name: z.string() }), at: z.number() });
 
+/** The version of the record this store writes and reads. */
+const RECORD_VERSION = 1;
+
 const RecordSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(RECORD_VERSION),
   id: z.string(),
   guildId: z.string().nullable(),
   /** Where the turn posts (its thread); the sweep and the buttons find it there. */
@@ -42,6 +48,20 @@ const RecordSchema = z.object({
 
 export type WaitingTurnRecord = z.infer<typeof RecordSchema>;
 
+/** A record kept under an id that this version cannot read: why, and what can still be told of it. */
+export interface UnreadableWaitingTurn {
+  id: string;
+  why: Unreadable;
+  /** Where its turn posts and whose guild it is, when that much can be read: where its end is told. */
+  channelId?: string;
+  guildId?: string | null;
+  /** The messages that ask about its calls, as far as they can be read (their buttons come off). */
+  messageIds: string[];
+}
+
+/** What is kept under an id: a record, or one that cannot be read. */
+export type WaitingTurnRead = { record: WaitingTurnRecord } | { unreadable: UnreadableWaitingTurn };
+
 /** What the sweep reads of each waiting turn. */
 export interface WaitingTurnEntry {
   id: string;
@@ -52,7 +72,10 @@ export interface WaitingTurnEntry {
 export interface WaitingTurnStore {
   /** Keep a new waiting turn. */
   save(record: WaitingTurnRecord): Promise<void>;
+  /** The record kept under `id`; undefined when none is, or it cannot be read (see `read`). */
   get(id: string): Promise<WaitingTurnRecord | undefined>;
+  /** What is kept under `id`, readable or not; undefined when nothing is. */
+  read(id: string): Promise<WaitingTurnRead | undefined>;
   /**
    * Change a record atomically: `change` sees the record as it is now and returns the new one, or
    * undefined to leave it. Retried when another writer got there first, so `change` must be pure.
@@ -77,11 +100,13 @@ export function createWaitingTurnStore(backend: Backend, namespace: string): Wai
   const index = `${namespace}:waiting-index`;
   const call = <T>(action: string, op: () => Promise<T>) => guarded(backend.kind, backend.where, action, op);
 
-  const readOne = async (id: string): Promise<{ entry: LogEntry; record: WaitingTurnRecord } | undefined> => {
+  const readRaw = async (id: string): Promise<{ entry: LogEntry; read: WaitingTurnRead } | undefined> => {
     const [entry] = await call('waiting turn read', () => backend.read(keyOf(id)));
-    if (!entry) return undefined;
-    const record = parse(entry.raw);
-    return record ? { entry, record } : undefined;
+    return entry ? { entry, read: parse(id, entry.raw) } : undefined;
+  };
+  const readOne = async (id: string): Promise<{ entry: LogEntry; record: WaitingTurnRecord } | undefined> => {
+    const found = await readRaw(id);
+    return found && 'record' in found.read ? { entry: found.entry, record: found.read.record } : undefined;
   };
 
   return {
@@ -93,6 +118,8 @@ export function createWaitingTurnStore(backend: Backend, namespace: string): Wai
     },
 
     get: async (id) => (await readOne(id))?.record,
+
+    read: async (id) => (await readRaw(id))?.read,
 
     async update(id, change) {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -133,14 +160,28 @@ export function createWaitingTurnStore(backend: Backend, namespace: string): Wai
   };
 }
 
-function parse(raw: string): WaitingTurnRecord | undefined {
+function parse(id: string, raw: string): WaitingTurnRead {
+  let value: unknown;
   try {
-    const result = RecordSchema.safeParse(JSON.parse(raw));
-    return result.success ? result.data : undefined;
+    value = JSON.parse(raw);
   } catch {
-    return undefined;
+    return { unreadable: { id, why: { kind: 'damaged', detail: 'not JSON' }, messageIds: [] } };
   }
+  const read = readSaved(RecordSchema, RECORD_VERSION, value);
+  if (read.ok) return { record: read.value };
+  // What can still be told of it, each field on its own: where it posts, and its requests' messages.
+  const where = Located.safeParse(value);
+  const { channelId, guildId, calls } = where.success ? where.data : { channelId: undefined, guildId: undefined, calls: [] };
+  const messageIds = calls.flatMap((c) => (c.messageId ? [c.messageId] : []));
+  return { unreadable: { id, why: read.why, ...(channelId ? { channelId } : {}), ...(guildId !== undefined ? { guildId } : {}), messageIds } };
 }
+
+/** A record's place, read field by field: whatever of it is broken reads as missing. */
+const Located = z.object({
+  channelId: z.string().optional().catch(undefined),
+  guildId: z.string().nullable().optional().catch(undefined),
+  calls: z.array(z.object({ messageId: z.string().optional().catch(undefined) }).catch({})).catch([]),
+});
 
 const Listed = z.object({ id: z.string(), guildId: z.string().nullable(), expiresAt: z.number() });
 

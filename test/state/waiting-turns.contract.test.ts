@@ -77,6 +77,29 @@ for (const target of await targets('waiting')) {
       expect(await store.list()).toEqual([]);
     });
 
+    it('a record this version cannot read is not taken for gone: read says why, where it posts and where its requests are', async () => {
+      const key = `${namespace}:waiting:t5`;
+      // As a later version would write it: its own version moved on, the rest as it is now.
+      await backend.append(key, JSON.stringify({ ...record('t5', { calls: [{ callId: 'c1', tool: 'deploy', described: 'deploy(prod)', messageId: 'm1' }] }), v: 2 }));
+      expect(await store.get('t5')).toBeUndefined();
+      expect(await other.read('t5')).toEqual({ unreadable: { id: 't5', why: { kind: 'version', v: 2 }, channelId: '2', guildId: '1', messageIds: ['m1'] } });
+      // Nothing lands on it: an update finds no record it can change.
+      expect(await decide(store, 't5', 'c1', 'x')).toEqual({ changed: false });
+      // Not JSON at all: damaged, and nothing of where it posts is known.
+      await backend.remove(key);
+      await backend.append(key, '{"v":1, broken');
+      expect(await store.read('t5')).toEqual({ unreadable: { id: 't5', why: { kind: 'damaged', detail: 'not JSON' }, messageIds: [] } });
+      await store.remove('t5');
+      expect(await store.read('t5')).toBeUndefined();
+      expect(await store.read('t1')).toBeUndefined();
+    });
+
+    it('reads back a readable record as one', async () => {
+      await store.save(record('t6'));
+      expect(await other.read('t6')).toEqual({ record: record('t6') });
+      await store.remove('t6');
+    });
+
     it('refuses an id that would break the key layout', async () => {
       await expect(store.get('a:b')).rejects.toThrow(/Invalid waiting turn id/);
     });
