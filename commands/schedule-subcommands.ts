@@ -5,7 +5,7 @@
  */
 import { displayNameOf, cachedMentionNames } from '../src/discord/members.js';
 import { nextRunsText, questionPreview, scheduleLine, whenText } from '../src/discord/text/schedule-text.js';
-import type { ScheduledPlace } from '../src/discord/turn/record.js';
+import type { ScheduledPlace } from '../src/discord/turn/origin.js';
 import { OptionProblem } from './command-options.js';
 import { auditAction } from './moderation.js';
 import { chosenSchedule, requireRight, scheduleKey, type GuildCommand, type ScheduleCommandServices } from './schedule-access.js';

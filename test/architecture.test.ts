@@ -240,11 +240,51 @@ describe('import circles', () => {
   });
 });
 
+/** The names a file imports from each module (`import { a, type B as C } from './x.js'`: a and B), resolved like `importsOf`. */
+function namedImportsOf(file: string): Array<{ name: string; from: string }> {
+  const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s+['"]([^'"]+)['"]/g)].flatMap((m) => {
+    const from = m[2]!.startsWith('.') ? path.relative(ROOT, path.resolve(ROOT, path.dirname(file), m[2]!)).replace(/\.js$/, '.ts') : m[2]!;
+    return m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!).filter(Boolean).map((name) => ({ name, from }));
+  });
+}
+
+/** Who, besides the pipeline, takes one of the steps that begin a turn: admission (`decide`), the record, the run. */
+function turnStartersBesidesThePipeline(files: readonly string[]): string[] {
+  const steps = [
+    { name: 'decide', from: 'src/discord/turn/claim.ts' },
+    { name: 'makeRecord', from: 'src/discord/turn/record.ts' },
+    { name: 'runTurn', from: 'src/discord/turn/run-turn.ts' },
+  ];
+  return files
+    .filter((file) => file !== 'src/discord/turn/pipeline.ts')
+    .flatMap((file) => namedImportsOf(file).filter((i) => steps.some((s) => s.name === i.name && s.from === i.from)).map((i) => `${file} imports ${i.name}`));
+}
+
 describe('the Discord side has one spine', () => {
   it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, its claim or the follow-up batches', () => {
     const inner = (t: string) => ['src/discord/turn/run-turn.ts', 'src/discord/turn/claim.ts', 'src/discord/turn/follow-up-batches.ts', 'src/discord/turn/follow-ups.ts'].includes(t);
     const outside = productionFiles().filter((file) => !inside(file, 'src/discord/turn'));
     expect(outside.flatMap((file) => importsOf(file).filter(inner).map((t) => `${file} imports ${t}`))).toEqual([]);
+  });
+
+  it('reads the names a file imports (the checker itself works)', () => {
+    expect(namedImportsOf('src/discord/turn/pipeline.ts')).toEqual(expect.arrayContaining([
+      { name: 'decide', from: 'src/discord/turn/claim.ts' },
+      { name: 'makeRecord', from: 'src/discord/turn/record.ts' },
+      { name: 'runTurn', from: 'src/discord/turn/run-turn.ts' },
+      { name: 'TurnOrigin', from: 'src/discord/turn/origin.ts' },
+    ]));
+  });
+
+  it("every turn goes through the pipeline's one start: no module but the pipeline admits (`decide`), makes a turn record or runs one", () => {
+    expect(turnStartersBesidesThePipeline(productionFiles())).toEqual([]);
+  });
+
+  it('waiting turns hand a decided turn back as an origin: they import nothing of the pipeline (its sequence, runner, claim, place, reply or follow-ups)', () => {
+    const pipeline = ['pipeline', 'run-turn', 'claim', 'place', 'reply', 'follow-ups', 'follow-up-batches'].map((f) => `src/discord/turn/${f}.ts`);
+    const waiting = ['src/discord/turn/waiting-turns.ts', 'src/discord/turn/waiting-endings.ts', 'src/discord/turn/approvals.ts'];
+    expect(waiting.flatMap((file) => importsOf(file).filter((t) => pipeline.includes(t)).map((t) => `${file} imports ${t}`))).toEqual([]);
   });
 
   it('the services are a few groups by concern (at most six), not a bag of members', () => {

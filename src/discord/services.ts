@@ -24,7 +24,7 @@ import type { ChannelDefaults, ScheduleCaps } from '../policy/index.js';
 import type { ConversationStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { ThreadIndex } from '../knowledge/thread-index/index.js';
 import type { ScheduledRun } from './schedules/schedule-runner.js';
-import type { ScheduledPlace } from './turn/record.js';
+import type { ScheduledPlace } from './turn/origin.js';
 import type { AttachmentLoader } from './files/attachment-document.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { OneTimeClaims } from './runs/one-time-claims.js';

@@ -20,8 +20,10 @@ export const approvalButtons = {
     // Acknowledged before storage is read, privately: what the presser is told is for them alone.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const say = (content: string) => interaction.editReply({ content }).then(() => undefined);
-    const who = await turns.whoMayDecide(id, Number(index));
+    const who = await turns.whoMayDecide(interaction.client, id, Number(index), interaction.message.id);
     if (!who) return say('This call was already decided, or its run has ended.');
+    // Its saved record could not be read back: the press ended it, and its thread says so.
+    if ('ended' in who) return say(who.ended);
     // A call the tool held back for its owner (a memory note) is theirs alone to decide.
     if (who.only) {
       if (!who.only.some((a) => a.id === interaction.user.id)) return say(`Only ${who.only.map((a) => escapeDisplayName(a.name)).join(' or ')} can approve or deny this call.`);

@@ -41,8 +41,10 @@ export const stopButton = {
 async function stopWaiting(interaction: ButtonInteraction, id: string, turns: Pick<Turns, 'whoMayDecide' | 'stopWaiting'>, logger: Logger): Promise<void> {
   // Acknowledged before storage is read (privately: only a refusal has something to say).
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-  const who = await turns.whoMayDecide(id);
+  const who = await turns.whoMayDecide(interaction.client, id, undefined, interaction.message.id);
   if (!who) return void (await interaction.editReply({ content: 'That run has already finished.' }));
+  // Its saved record could not be read back: the press ended it, and its thread says so.
+  if ('ended' in who) return void (await interaction.editReply({ content: who.ended }));
   if (!who.askers.includes(interaction.user.id) && !moderator(interaction)) return void (await interaction.editReply({ content: WHO_MAY }));
   const stopped = await turns.stopWaiting(interaction.client, id);
   await interaction.editReply({ content: stopped ? 'Stopped.' : 'That run has already finished.' });

@@ -12,7 +12,7 @@ import type { Rules } from '../rules/rules.js';
 import { skippedNote } from '../text/schedule-text.js';
 import type { TurnOutcome } from '../turn/outcome.js';
 import type { Turns } from '../turn/pipeline.js';
-import type { ScheduledPlace } from '../turn/record.js';
+import type { ScheduledPlace } from '../turn/origin.js';
 import { pauseAndTell } from './pause-notice.js';
 import { preRunChecks } from './pre-run-checks.js';
 import { runOccurrence } from './run-occurrence.js';

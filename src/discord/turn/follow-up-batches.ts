@@ -8,7 +8,7 @@
  */
 import type { UsageTicket } from '../../state/index.js';
 import type { TurnOutcome } from './outcome.js';
-import type { TurnRequest } from './record.js';
+import type { TurnRequest } from './origin.js';
 
 /** One admitted message waiting for its thread's next turn. */
 export interface WaitingMessage {

@@ -1,27 +1,29 @@
 /**
- * Follow-ups: a message in a thread the bot answers joins the thread's next turn. It is admitted without
- * a slot (waiting in a busy thread is not running), waits with the others (follow-up-batches.ts), and one
- * turn takes them all when the thread's queue reaches it: the first member who may start a run pays for
- * it, each member pays their share of the tokens, and every message is settled with that turn's outcome,
- * or told why none will answer it (a limit, a thread busy too long, `/reset`, its deletion). None vanishes.
+ * Follow-ups: a message in a thread the bot answers joins the thread's next turn. Admitted by the
+ * pipeline without a slot (waiting in a busy thread is not running), it waits here with the others
+ * (follow-up-batches.ts) instead of queuing a turn of its own; one turn takes them all when the thread's
+ * queue reaches it, and the pipeline records and runs it like any other. The first member who may start
+ * a run pays for it, each member pays their share of the tokens, and every message is settled with that
+ * turn's outcome, or told why none will answer it (a limit, a thread busy too long, `/reset`, its
+ * deletion). None vanishes.
  */
 import { describeError } from '../../errors.js';
+import type { UsageTicket } from '../../state/index.js';
 import type { TurnTarget } from '../posting/target.js';
-import { allowedForAll } from '../rules/rules.js';
 import { refusalText } from '../text/usage-text.js';
-import { decide, giveBack, LIMITS_UNCHECKED } from './claim.js';
+import { giveBack, LIMITS_UNCHECKED } from './claim.js';
 import type { TurnDeps } from './deps.js';
 import { DEFAULT_BATCH_LIMITS, FollowUpBatches, type WaitingMessage } from './follow-up-batches.js';
+import type { TurnOrigin } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
-import { makeRecord, type TurnOrigin } from './record.js';
-import { runTurn, type Parking } from './run-turn.js';
+import type { NewTurn, Placement } from './record.js';
 
 /** A turn of waiting messages waits behind a long run rather than give its messages up. */
 const WAITING_TURN_MAX_WAIT_MS = 15 * 60_000;
 
 export interface FollowUps {
-  /** Admit a follow-up and wait for the turn that answers it: that turn's outcome, or why none will. */
-  join(origin: Extract<TurnOrigin, { kind: 'follow-up' }>): Promise<TurnOutcome>;
+  /** Wait with the others (admitted: `ticket`, placed: `target`) for the turn that answers it: that turn's outcome, or why none will. */
+  join(origin: Extract<TurnOrigin, { kind: 'follow-up' }>, ticket: UsageTicket, target: TurnTarget): Promise<TurnOutcome>;
   /** Give up every message waiting in a thread, each settled with `outcome`; how many. */
   drop(threadId: string, outcome: TurnOutcome): number;
   /** Take back one waiting message (its author deleted it); whether it was waiting. */
@@ -33,8 +35,8 @@ export interface FollowUps {
 export interface FollowUpContext {
   /** Runs a job in its thread's turn (one at a time per thread), or says the thread was busy too long. */
   inQueue(target: TurnTarget, job: () => Promise<TurnOutcome>, maxWaitMs?: number): Promise<TurnOutcome>;
-  /** Where a turn that stops for an approval is kept. */
-  parking: Parking;
+  /** Records and runs a turn (the pipeline's steps after the queue). */
+  run(job: { turn: NewTurn; placed: Placement; ticket: UsageTicket; riders: ReadonlyArray<{ userId: string; ticket: UsageTicket }> }): Promise<TurnOutcome>;
 }
 
 export function createFollowUps(deps: TurnDeps, ctx: FollowUpContext): FollowUps {
@@ -47,21 +49,15 @@ export function createFollowUps(deps: TurnDeps, ctx: FollowUpContext): FollowUps
   };
 
   return {
-    async join(origin) {
-      const { request, thread } = origin;
-      const key = thread.conversationKey;
+    async join(origin, ticket, target) {
+      const key = target.conversationKey;
       if (!key) throw new Error('A follow-up needs a thread.');
-      const decision = await decide(deps.admission, request.scope, deps.rules.at(request.scope).limits, { slot: 'later' });
-      if (!decision.ok) {
-        if (decision.limit) deps.observers?.onLimitRefusal?.(decision.limit);
-        return { kind: 'refused', message: decision.message };
-      }
       return new Promise<TurnOutcome>((settled) => {
-        const added = batches.add(key, { request, ticket: decision.ticket, taken: origin.taken, settle: settled });
+        const added = batches.add(key, { request: origin.request, ticket, taken: origin.taken, settle: settled });
         if ('refused' in added) {
-          void giveBack(deps.logger, decision.ticket);
+          void giveBack(deps.logger, ticket);
           settled({ kind: 'refused', message: added.refused });
-        } else if (added.schedule) schedule(thread, key);
+        } else if (added.schedule) schedule(target, key);
       });
     },
     drop(threadId, outcome) {
@@ -110,10 +106,8 @@ export function createFollowUps(deps: TurnDeps, ctx: FollowUpContext): FollowUps
       const payerId = payer.message.request.author.id;
       // One ticket per member pays their share; the payer's holds the turn's slot.
       const riders = [...new Map(taken.filter((m) => m.request.author.id !== payerId).map((m) => [m.request.author.id, { userId: m.request.author.id, ticket: m.ticket }])).values()];
-      const turn = await makeRecord(deps, { kind: 'follow-up', messages, payer: payerId, logFields: payer.message.request.logFields }, { target, place: { kind: 'thread', threadId: key } });
-      if (!turn.ok) return (outcome = turn.outcome);
-      const live = { turn: turn.record, target, ticket: payer.message.ticket, riders, allowedTools: allowedForAll(deps.rules, messages.map((m) => m.scope)) };
-      return (outcome = await runTurn(deps, live, ctx.parking));
+      const turn: NewTurn = { kind: 'follow-up', messages, payer: payerId, logFields: payer.message.request.logFields };
+      return (outcome = await ctx.run({ turn, placed: { target, place: { kind: 'thread', threadId: key } }, ticket: payer.message.ticket, riders }));
     } finally {
       await giveBack(deps.logger, ...taken.map((m) => m.ticket));
       for (const message of taken) message.settle(outcome);

@@ -1,34 +1,39 @@
 /**
- * The turn pipeline: the one way a turn starts, for every origin (record.ts), and the one outcome it
- * ends with, which the pipeline itself turns into what the person hears (reply.ts):
+ * The turn pipeline: `start(origin)`, the one way a turn begins, for every origin (origin.ts): a
+ * question (a command, a form, a button, a message, a schedule), a follow-up, a turn resumed after an
+ * approval. Each goes through one sequence, and ends with one outcome the pipeline itself turns into what
+ * the person hears (reply.ts):
  *
  *   const input = turns.checkInput(scope, text);          // instant: before the command acknowledges
  *   if (!input.ok) return refuse(input.message);
  *   await turns.start({ kind: 'ask', interaction, request: { ..., text: input.text } });
  *
- * A question is admitted (the usage limits, a claim taken), placed (place.ts: only now does `/ask` open
- * its thread), queued (one turn at a time per thread), checked (can the bot still post there?), given
- * its place's settings (read once), and run (run-turn.ts). A follow-up in a bot thread waits while the
- * thread is busy and is answered with the others by the thread's next turn (follow-ups.ts). A
- * turn that stopped for an approval is resumed here when its calls are decided (waiting-turns.ts).
+ * 1. admit (claim.ts): the usage limits, a claim taken, with the origin's options (origin.ts);
+ * 2. place (place.ts): only now does `/ask` open its thread; a resumed turn finds its place again;
+ * 3. queue: one turn at a time per thread; a follow-up waits with the others for the thread's next turn
+ *    instead (follow-ups.ts), which takes them all;
+ * 4. record (record.ts): checked when its time comes (can the bot still post there?), its settings read;
+ * 5. run (run-turn.ts); a run that stops for an approval waits in storage (waiting-turns.ts), and its
+ *    last decision hands it back here as a `resume` origin;
+ * 6. reply (reply.ts), once.
+ * An origin's hooks are called at their named points (placed, beforeRun, ended); nothing here knows
+ * what a schedule is.
  */
 import type { Client } from 'discord.js';
-import type { CallDecision, RunState } from '../../agent/engine.js';
 import type { RunScope } from '../../policy/index.js';
-import { ThreadBusyError, type WaitingTurnRecord } from '../../state/index.js';
-import { TAKEN_OVER_NOTE } from '../text/schedule-text.js';
-import { placeMessages, targetOf, type TurnTarget } from '../posting/target.js';
-import { allowedForAll } from '../rules/rules.js';
+import { ThreadBusyError, type UsageTicket } from '../../state/index.js';
+import type { TurnTarget } from '../posting/target.js';
+import { allowedForAll, type PlaceRules } from '../rules/rules.js';
 import { decide, giveBack } from './claim.js';
-import { waitingTurnOf } from './approvals.js';
 import type { TurnDeps } from './deps.js';
 import { createFollowUps } from './follow-ups.js';
+import { ADMISSION, type OriginHooks, type Resume, type TurnOrigin } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
 import { placeFor } from './place.js';
-import { checkInput, makeRecord, payerMessage, type CheckedText, type QuestionOrigin, type TurnOrigin } from './record.js';
-import { linkBackLater, replyFor, slowAdmissionNotice, type ReplyContext } from './reply.js';
-import { runTurn, type LiveTurn, type Resume } from './run-turn.js';
-import { createWaitingTurns, type ApprovalDecision, type Pressed } from './waiting-turns.js';
+import { checkInput, makeRecord, type CheckedText, type NewTurn, type Placement } from './record.js';
+import { replyFor, slowAdmissionNotice, type ReplyContext } from './reply.js';
+import { runTurn } from './run-turn.js';
+import { createWaitingTurns, type ApprovalDecision, type Deciders, type Pressed } from './waiting-turns.js';
 
 export interface Turns {
   /** The checks that need no storage (text, DMs): the cleaned text, or the sentence to show. Instant. */
@@ -39,13 +44,14 @@ export interface Turns {
    * or why none will: refused, busy, or stopped by `/reset`.
    */
   start(origin: TurnOrigin): Promise<TurnOutcome>;
-  /** Approve or Deny call `index` of waiting turn `id`; the last decision resumes it. */
+  /** Approve or Deny call `index` of waiting turn `id`; the last decision resumes it (through `start`). */
   decide(client: Client<true>, id: string, index: number, decision: ApprovalDecision, pressedOn?: string): Promise<Pressed>;
   /**
    * Who may decide call `index` of waiting turn `id` (or stop it, without an index): its askers and
-   * moderators, or only the people the tool named; undefined when it no longer waits.
+   * moderators, or only the people the tool named; undefined when it no longer waits. A turn that cannot
+   * be read back is ended on this press (its thread told, the buttons of `pressedOn` taken off): `ended`.
    */
-  whoMayDecide(id: string, index?: number): Promise<{ askers: string[]; only?: ReadonlyArray<{ id: string; name: string }> } | undefined>;
+  whoMayDecide(client: Client<true>, id: string, index?: number, pressedOn?: string): Promise<Deciders | undefined>;
   /** Stop a turn that waits for approval; false when it was not waiting. */
   stopWaiting(client: Client<true>, id: string): Promise<boolean>;
   /** End the waiting turns of this process's guilds whose time is up. */
@@ -70,30 +76,107 @@ export interface Dropped {
   approvals: number;
 }
 
-export function createTurns(deps: TurnDeps): Turns {
-  const waitingTurns = createWaitingTurns({
-    store: deps.approvals.store,
-    conversations: deps.memory.conversations,
-    audit: deps.approvals.audit,
-    resume: (client, record, decisions) => resume(client, record, decisions),
-    timeoutMs: deps.approvals.timeoutMs,
-    now: deps.now,
-    logger: deps.logger,
-  });
-  const followUps = createFollowUps(deps, { inQueue, parking: waitingTurns });
+/** A turn whose time has come: what it answers, where, who pays, and what it goes on from. */
+interface TurnJob {
+  turn: NewTurn;
+  placed: Placement;
+  ticket: UsageTicket;
+  riders?: ReadonlyArray<{ userId: string; ticket: UsageTicket }>;
+  /** The rules the turn was admitted under (its settings are read from them). */
+  here?: PlaceRules;
+  hooks?: OriginHooks;
+  resume?: Resume;
+}
 
-  return {
-    checkInput: (scope, text) => checkInput(deps.admission, scope, text),
-    async start(origin) {
-      const { request } = origin;
-      const { outcome, notice } = origin.kind === 'follow-up' ? { outcome: await followUps.join(origin), notice: undefined } : await startQuestion(origin);
-      // One outcome, told once: what the person hears where they asked.
+/** What a turn of its own answers: its origin's message, or, resumed, the turn as it stopped (its kind and settings kept). */
+function turnOf(origin: Exclude<TurnOrigin, { kind: 'follow-up' }>): NewTurn {
+  if (origin.kind === 'resume') {
+    const { kind, messages, payer, logFields, settings } = origin.turn;
+    return { kind, messages, payer, logFields, settings };
+  }
+  const { request } = origin;
+  return { kind: origin.kind, messages: [request], payer: request.author.id, logFields: request.logFields };
+}
+
+export function createTurns(deps: TurnDeps): Turns {
+  const { store, audit, timeoutMs } = deps.approvals;
+  const waitingTurns = createWaitingTurns({ store, conversations: deps.memory.conversations, audit, timeoutMs, now: deps.now, logger: deps.logger });
+  const followUps = createFollowUps(deps, { inQueue, run: recordAndRun });
+
+  /** Every turn: its steps, then its one outcome told once where it was asked; its origin told when it is over. */
+  async function start(origin: TurnOrigin): Promise<TurnOutcome> {
+    const { request } = origin;
+    try {
+      const { outcome, notice } = await steps(origin);
       const ctx: ReplyContext = { name: request.author.name, question: request.text, ...(notice ? { notice } : {}) };
       await replyFor(origin, outcome, ctx).catch((error) => deps.logger.warn({ err: error, ...request.logFields }, 'could not tell the person how their turn ended'));
       return outcome;
+    } finally {
+      await origin.ended?.();
+    }
+  }
+
+  /** Admit, place, queue, record and run: the turn's outcome, and a notice its reply keeps. */
+  async function steps(origin: TurnOrigin): Promise<{ outcome: TurnOutcome; notice?: string }> {
+    const { request } = origin;
+    // The rules of the place, read once for the turn: its limits now, its settings when it runs.
+    const here = deps.rules.at(request.scope);
+    const slow = slowAdmissionNotice(origin);
+    const decision = await decide(deps.admission, request.scope, here.limits, ADMISSION[origin.kind]);
+    slow.stop();
+    if (!decision.ok) {
+      if (decision.limit) deps.observers?.onLimitRefusal?.(decision.limit);
+      return { outcome: { kind: 'refused', message: decision.message } };
+    }
+    const { ticket } = decision;
+    try {
+      const placed = await placeFor(origin, { conversations: deps.memory.conversations, logger: deps.logger });
+      await origin.placed?.('unable' in placed ? { unable: placed.unable } : { place: placed.place });
+      if ('unable' in placed) return { outcome: { kind: 'unable', message: placed.unable } };
+      // A follow-up waits with the others for its thread's next turn, which answers them all.
+      if (origin.kind === 'follow-up') return { outcome: await followUps.join(origin, ticket, placed.target) };
+      const job: TurnJob = { turn: turnOf(origin), placed, ticket, here, hooks: origin, ...(origin.kind === 'resume' ? { resume: origin.resume } : {}) };
+      const outcome = await inQueue(placed.target, () => recordAndRun(job));
+      return { outcome, ...(placed.notice ? { notice: placed.notice } : {}) };
+    } finally {
+      // Given back at the run's last model call already, or held by a waiting follow-up until it is settled.
+      await giveBack(deps.logger, ticket);
+    }
+  }
+
+  /** The queue reached the turn: its record (checked now), its origin's last word, then the run. */
+  async function recordAndRun(job: TurnJob): Promise<TurnOutcome> {
+    const made = await makeRecord(deps, job.turn, job.placed, job.here);
+    if (!made.ok) return made.outcome;
+    const { target } = job.placed;
+    const stopped = await job.hooks?.beforeRun?.(target);
+    if (stopped) return stopped;
+    const live = { turn: made.record, target, ticket: job.ticket, ...(job.riders ? { riders: job.riders } : {}), allowedTools: allowedForAll(deps.rules, job.turn.messages.map((m) => m.scope)) };
+    return runTurn(deps, live, waitingTurns, job.resume);
+  }
+
+  /** A thread's turns run one at a time; a thread busy for too long gets a clear message instead of a hang. */
+  async function inQueue(target: TurnTarget, job: () => Promise<TurnOutcome>, maxWaitMs?: number): Promise<TurnOutcome> {
+    const key = target.conversationKey;
+    if (!key) return job();
+    try {
+      return await deps.queue.run(key, job, maxWaitMs ? { maxWaitMs } : {});
+    } catch (error) {
+      if (!(error instanceof ThreadBusyError)) throw error;
+      return { kind: 'busy', message: error.message };
+    }
+  }
+
+  return {
+    checkInput: (scope, text) => checkInput(deps.admission, scope, text),
+    start,
+    async decide(client, id, index, decision, pressedOn) {
+      const { pressed, ready } = await waitingTurns.decide(client, id, index, decision, pressedOn);
+      // The last decision hands the turn back: it goes on in the background, and the press is answered at once.
+      if (ready) void start(ready).catch((error) => deps.logger.error({ err: error, turnId: id }, 'a turn resumed after its approvals failed'));
+      return pressed;
     },
-    decide: (client, id, index, decision, pressedOn) => waitingTurns.decide(client, id, index, decision, pressedOn),
-    whoMayDecide: (id, index) => waitingTurns.whoMay(id, index),
+    whoMayDecide: (client, id, index, pressedOn) => waitingTurns.whoMay(client, id, index, pressedOn),
     stopWaiting: (client, id) => waitingTurns.stop(client, id),
     sweepWaiting: (client) => waitingTurns.sweep(client),
     async dropWaiting(client, threadId) {
@@ -112,88 +195,4 @@ export function createTurns(deps: TurnDeps): Turns {
       if (waiting || taken) deps.logger.info({ threadId: channelId, messageId, waiting, taken }, 'a deleted message was taken back');
     },
   };
-
-  /** A question's own turn: admitted, placed, queued, recorded and run; its outcome, and a notice its reply keeps. */
-  async function startQuestion(origin: QuestionOrigin): Promise<{ outcome: TurnOutcome; notice?: string }> {
-    const { request } = origin;
-    // The rules of the place, read once for the turn: its limits now, its settings when it runs.
-    const here = deps.rules.at(request.scope);
-    const slow = slowAdmissionNotice(origin);
-    const decision = await decide(deps.admission, request.scope, here.limits);
-    slow.stop();
-    if (!decision.ok) {
-      if (decision.limit) deps.observers?.onLimitRefusal?.(decision.limit);
-      return { outcome: { kind: 'refused', message: decision.message } };
-    }
-    const { ticket } = decision;
-    try {
-      const placed = await placeFor(origin, request.text, { conversations: deps.memory.conversations, logger: deps.logger });
-      if ('unable' in placed) return { outcome: { kind: 'unable', message: placed.unable } };
-      const { target } = placed;
-      const outcome = await inQueue(target, async () => {
-        const turn = await makeRecord(deps, { kind: origin.kind, messages: [request], payer: request.author.id, logFields: request.logFields }, placed, here);
-        if (!turn.ok) return turn.outcome;
-        if (origin.kind === 'schedule' && origin.begin && !(await origin.begin())) return takenOver(target);
-        return runTurn(deps, { turn: turn.record, target, ticket, allowedTools: allowedForAll(deps.rules, [request.scope]) }, waitingTurns);
-      });
-      return { outcome, ...(placed.notice ? { notice: placed.notice } : {}) };
-    } finally {
-      await giveBack(deps.logger, ticket);
-    }
-  }
-
-  /** A scheduled run whose occurrence another process took over: its thread says so rather than stay empty. */
-  async function takenOver(target: TurnTarget): Promise<TurnOutcome> {
-    const message = TAKEN_OVER_NOTE;
-    await target.send({ content: message }).catch(() => undefined);
-    return { kind: 'busy', message };
-  }
-
-  /**
-   * A waiting turn whose calls are all decided goes on: admitted again for its payer (a slot and the
-   * caps, not another run of the hour), in its thread's queue, from its saved state.
-   */
-  async function resume(client: Client<true>, record: WaitingTurnRecord, decisions: Record<string, CallDecision>): Promise<void> {
-    const waiting = waitingTurnOf(record);
-    const before = waiting.turn;
-    const messages = placeMessages(client, before.place);
-    const finishWith = async (note?: string) => {
-      if (note) await messages.post(note).catch(() => undefined);
-      await deps.approvals.store.remove(record.id).catch(() => undefined);
-    };
-    // The Stop button moves to the resumed run's log.
-    if (waiting.stopMessage) await messages.edit(waiting.stopMessage.messageId, { components: [] }).catch(() => undefined);
-    const target = await targetOf(client, before.place);
-    if (!target) return finishWith();
-    const { scope } = payerMessage(before);
-    const here = deps.rules.at(scope);
-    const decision = await decide(deps.admission, scope, here.limits, { countRun: false });
-    if (!decision.ok) return finishWith(`⏹️ I could not go on with this run: ${decision.message}`);
-    try {
-      const outcome = await inQueue(target, async () => {
-        const turn = await makeRecord(deps, { kind: 'resume', messages: before.messages, payer: before.payer, logFields: before.logFields }, { target, place: before.place, ...(before.reply ? { reply: before.reply } : {}) }, here);
-        if (!turn.ok) return turn.outcome;
-        const live: LiveTurn = { turn: { ...turn.record, settings: before.settings }, target, ticket: decision.ticket, allowedTools: allowedForAll(deps.rules, before.messages.map((m) => m.scope)) };
-        const taken: Resume = { state: record.state as RunState, decisions, asked: waiting.asked };
-        return runTurn(deps, live, waitingTurns, taken);
-      });
-      if (outcome.kind === 'busy' || outcome.kind === 'unable') await messages.post(outcome.message).catch(() => undefined);
-      if (before.kind === 'ask' && before.reply) await linkBackLater(client, before.reply, { name: payerMessage(before).author.name, question: payerMessage(before).text }, outcome);
-    } finally {
-      await giveBack(deps.logger, decision.ticket);
-      await finishWith();
-    }
-  }
-
-  /** A thread's turns run one at a time; a thread busy for too long gets a clear message instead of a hang. */
-  async function inQueue(target: TurnTarget, job: () => Promise<TurnOutcome>, maxWaitMs?: number): Promise<TurnOutcome> {
-    const key = target.conversationKey;
-    if (!key) return job();
-    try {
-      return await deps.queue.run(key, job, maxWaitMs ? { maxWaitMs } : {});
-    } catch (error) {
-      if (!(error instanceof ThreadBusyError)) throw error;
-      return { kind: 'busy', message: error.message };
-    }
-  }
 }

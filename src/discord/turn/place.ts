@@ -6,6 +6,10 @@
  *   thread can be opened) it answers through the interaction, saying why in the reply.
  * - Ask about this message opens a thread on that message (or answers in the thread it is in).
  * - Continue and follow-ups answer in their thread.
+ * - A mention opens a thread on its message; a scheduled run on a message in its channel (or posts in
+ *   the schedule's one thread).
+ * - A turn resumed after an approval posts where it began, found again from its record (its thread, or
+ *   its interaction's webhook while it lives).
  *
  * A thread the bot opens is its asker's for good: `/reset` goes by the starter recorded here.
  */
@@ -14,9 +18,10 @@ import type { Logger } from '../../logger.js';
 import type { ConversationStore } from '../../state/index.js';
 import { cachedMentionNames, displayNameOf, threadName, NO_MENTIONS } from '../members.js';
 import { describeDiscordError, missingFor } from '../posting/permissions.js';
-import { interactionTarget, threadTarget, type PlaceRef } from '../posting/target.js';
+import { interactionTarget, targetOf, threadTarget, type PlaceRef } from '../posting/target.js';
+import type { TurnOrigin } from './origin.js';
 import { headline } from './reply.js';
-import type { QuestionOrigin, CheckedText, Placement } from './record.js';
+import type { CheckedText, Placement } from './record.js';
 
 /** Where the turn posts, or why it cannot post anywhere (the turn is given up, its claim freed). */
 export type Placed = (Placement & { notice?: string }) | { unable: string };
@@ -29,7 +34,8 @@ export interface PlaceContext {
 /** An interaction's webhook lasts 15 minutes; a turn posting through it stops waiting a minute before. */
 const INTERACTION_LIFETIME_MS = 14 * 60_000;
 
-export async function placeFor(origin: QuestionOrigin, text: CheckedText, ctx: PlaceContext): Promise<Placed> {
+export async function placeFor(origin: TurnOrigin, ctx: PlaceContext): Promise<Placed> {
+  const text = origin.request.text;
   switch (origin.kind) {
     case 'ask':
       return placeAsk(origin.interaction, text, ctx, origin.request.logFields);
@@ -41,11 +47,19 @@ export async function placeFor(origin: QuestionOrigin, text: CheckedText, ctx: P
       return placeScheduled(origin, ctx);
     case 'mention':
       return placeOnMessage(origin, text, ctx);
+    case 'follow-up':
+      return { target: origin.thread, place: { kind: 'thread', threadId: origin.thread.conversationKey ?? '' } };
+    case 'resume': {
+      const { turn } = origin;
+      const target = await targetOf(origin.client, turn.place);
+      if (!target) return { unable: 'I cannot reach the place of this run any more (its thread is gone, or its interaction has expired), so it cannot go on.' };
+      return { target, place: turn.place, ...(turn.reply ? { reply: turn.reply } : {}) };
+    }
   }
 }
 
 /** A mention in a channel: a thread on the member's message, named from the question, theirs for good. */
-async function placeOnMessage(origin: Extract<QuestionOrigin, { kind: 'mention' }>, question: CheckedText, ctx: PlaceContext): Promise<Placed> {
+async function placeOnMessage(origin: Extract<TurnOrigin, { kind: 'mention' }>, question: CheckedText, ctx: PlaceContext): Promise<Placed> {
   const { message, request } = origin;
   try {
     const thread = await message.startThread({ name: threadName(question, cachedMentionNames(message.guild)), autoArchiveDuration: 1440 });
@@ -61,29 +75,26 @@ async function placeOnMessage(origin: Extract<QuestionOrigin, { kind: 'mention' 
 
 /**
  * A scheduled run: into the schedule's one thread (a message starts each run), or a new thread on a
- * message in its channel, named with the run's date, the owner's for good. The runner hears where.
+ * message in its channel, named with the run's date, the owner's for good. The runner hears where
+ * through its `placed` hook.
  */
-async function placeScheduled(origin: Extract<QuestionOrigin, { kind: 'schedule' }>, ctx: PlaceContext): Promise<Placed> {
+async function placeScheduled(origin: Extract<TurnOrigin, { kind: 'schedule' }>, ctx: PlaceContext): Promise<Placed> {
   const { channel, request } = origin;
-  let placed: Placed;
   try {
     if (origin.thread) {
       const start = await origin.thread.send({ content: origin.note ? `${origin.headline}\n${origin.note}` : origin.headline, allowedMentions: NO_MENTIONS });
-      placed = { target: threadTarget(origin.thread), place: { kind: 'thread', threadId: origin.thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
-    } else {
-      const start = await channel.send({ content: origin.headline, allowedMentions: NO_MENTIONS });
-      const thread = await start.startThread({ name: origin.threadName, autoArchiveDuration: 1440 });
-      await recordStarter(ctx, thread.id, request.author.id, request.logFields);
-      if (origin.note) await thread.send({ content: origin.note, allowedMentions: NO_MENTIONS });
-      placed = { target: threadTarget(thread), place: { kind: 'thread', threadId: thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
+      return { target: threadTarget(origin.thread), place: { kind: 'thread', threadId: origin.thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
     }
+    const start = await channel.send({ content: origin.headline, allowedMentions: NO_MENTIONS });
+    const thread = await start.startThread({ name: origin.threadName, autoArchiveDuration: 1440 });
+    await recordStarter(ctx, thread.id, request.author.id, request.logFields);
+    if (origin.note) await thread.send({ content: origin.note, allowedMentions: NO_MENTIONS });
+    return { target: threadTarget(thread), place: { kind: 'thread', threadId: thread.id }, reply: { channelId: start.channelId, messageId: start.id } };
   } catch (error) {
     ctx.logger.warn({ err: error, ...request.logFields }, 'could not open the thread of a scheduled run');
     const me = channel.guild.members.me;
-    placed = { unable: describeDiscordError(error, `open a thread for this scheduled question in <#${channel.id}>`, missingFor('new thread', me ? channel.permissionsFor(me) : null)) };
+    return { unable: describeDiscordError(error, `open a thread for this scheduled question in <#${channel.id}>`, missingFor('new thread', me ? channel.permissionsFor(me) : null)) };
   }
-  await origin.placed('unable' in placed ? { unable: placed.unable } : { threadId: (placed.place as { threadId: string }).threadId });
-  return placed;
 }
 
 /** The interaction's webhook as the place: no thread, no memory. */
@@ -129,7 +140,7 @@ async function placeAsk(interaction: ChatInputCommandInteraction, question: Chec
   return { ...throughInteraction(interaction), notice: note };
 }
 
-async function placeAskAbout(origin: Extract<QuestionOrigin, { kind: 'ask-about' }>, question: CheckedText, ctx: PlaceContext): Promise<Placed> {
+async function placeAskAbout(origin: Extract<TurnOrigin, { kind: 'ask-about' }>, question: CheckedText, ctx: PlaceContext): Promise<Placed> {
   const { interaction, about } = origin;
   const head = headline(nameOf(interaction), question, 'asked about this message');
   const channel = interaction.channel;

@@ -1,9 +1,9 @@
 /**
- * How a turn begins (its origin: what the person did, as data) and the turn record: one turn, made once
- * when it is admitted and passed whole to the end. Who asks and
- * whom the turn answers, where it posts, the messages, the place's settings read once: plain data, so
- * the run journal and a turn resumed after an approval (in another process, after a restart) read the
- * same thing. What is live beside it (the usage claim, the channel objects) is held by the pipeline.
+ * The turn record: one turn, made once when its time comes (origin.ts says how it began) and passed
+ * whole to the end. Who asks and whom the turn answers, where it posts, the messages, the place's
+ * settings read once: plain data, so the run journal and a turn resumed after an approval (in another
+ * process, after a restart) read the same thing, checked whole when read back (`TurnRecordSchema`).
+ * What is live beside it (the usage claim, the channel objects) is held by the pipeline.
  *
  * A question's text enters a turn only through `checkInput`, the one maker of `CheckedText`: it must say
  * something and fit QUESTION_MAX_CHARS (checked here, whatever the Discord client allowed), and a DM is
@@ -11,14 +11,13 @@
  * acknowledges and refuses privately at once.
  */
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
-import type { ButtonInteraction, ChatInputCommandInteraction, Message, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
 import type { Logger } from '../../logger.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
 import type { AttachmentRef } from '../files/attachments.js';
 import type { MessageRef, PlaceRef, TurnTarget } from '../posting/target.js';
-import type { AskedAbout } from '../pending-asks.js';
 import type { PlaceRules, Rules } from '../rules/rules.js';
 import type { TurnOutcome } from './outcome.js';
 
@@ -73,8 +72,8 @@ export interface TurnSettings {
   persona?: string;
 }
 
-/** How a turn began (what its origin hears back depends on it). */
-export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'mention' | 'schedule' | 'resume';
+/** How a turn began: its origin's kind, kept when it resumes after an approval (what its person hears back depends on it). */
+export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'mention' | 'schedule';
 
 export interface TurnRecord {
   /** The turn's id: its run's id while it runs, its waiting record's while it waits for a person. */
@@ -99,15 +98,18 @@ export interface Placement {
   reply?: MessageRef;
 }
 
+/** What a turn answers before its record is made: how it began, the messages, who pays; a resumed turn's settings too. */
+export type NewTurn = Pick<TurnRecord, 'kind' | 'messages' | 'payer' | 'logFields'> & { settings?: TurnSettings };
+
 /**
  * The record of a turn whose time has come (its thread's queue reached it): checked when it runs, not
  * when it was queued (a thread can be locked or lose a permission meanwhile), with the place's settings
- * read now (`here`: the rules the turn was admitted under, when it has them already). Or the outcome
- * when the bot cannot answer there: no model call is made.
+ * read now (`here`: the rules the turn was admitted under), unless it keeps the ones it began with (a
+ * resumed turn). Or the outcome when the bot cannot answer there: no model call is made.
  */
 export async function makeRecord(
   ctx: { rules: Pick<Rules, 'at'>; logger: Pick<Logger, 'warn'> },
-  turn: Pick<TurnRecord, 'kind' | 'messages' | 'payer' | 'logFields'>,
+  turn: NewTurn,
   placed: Placement,
   here: PlaceRules = ctx.rules.at(turn.messages[0]!.scope),
 ): Promise<{ ok: true; record: TurnRecord } | { ok: false; outcome: TurnOutcome }> {
@@ -116,7 +118,7 @@ export async function makeRecord(
     ctx.logger.warn({ ...turn.logFields, problem }, 'no run: the bot cannot answer there (no model call made)');
     return { ok: false, outcome: { kind: 'unable', message: problem } };
   }
-  const settings = await here.settings();
+  const settings = turn.settings ?? (await here.settings());
   const record: TurnRecord = {
     id: randomUUID().slice(0, 8),
     kind: turn.kind,
@@ -145,82 +147,34 @@ export function conversationOf(place: PlaceRef): string | undefined {
   return place.kind === 'thread' ? place.threadId : undefined;
 }
 
-/*
- * How a turn begins, as data: what the person did (a command, a form, a button, a message) and what it
- * carries. The pipeline reads an origin twice, in one place each: where the turn posts (place.ts) and
- * what the person hears back when it ends (reply.ts). A new way to ask is a new case here and in those two.
- */
+/** A message kept by its ids. */
+export const MessageRefSchema = z.object({ channelId: z.string(), messageId: z.string() });
 
-/** The person's message that starts the turn, and what to log it by. */
-export interface TurnRequest extends TurnMessage {
-  /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
-  logFields: Record<string, string | undefined>;
-}
+/** A turn record as saved (a turn waiting for approval keeps it), field for field: read back, it is checked whole. */
+export const TurnRecordSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['ask', 'ask-about', 'continue', 'follow-up', 'mention', 'schedule']),
+  messages: z.array(z.object({
+    author: z.object({ id: z.string(), name: z.string() }),
+    scope: z.object({ guildId: z.string().nullable(), channelId: z.string(), categoryId: z.string().nullable(), userId: z.string(), roleIds: z.array(z.string()).readonly() }),
+    // Checked when it was first admitted (`checkInput`), and kept by this bot since.
+    text: z.string().transform((text) => text as CheckedText),
+    attachments: z.array(z.object({ name: z.string(), url: z.string(), contentType: z.string().nullable(), size: z.number() })).readonly().optional(),
+    context: z.string().optional(),
+    messageId: z.string().optional(),
+    notices: z.array(z.string()).readonly().optional(),
+  })).min(1),
+  payer: z.string(),
+  place: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('thread'), threadId: z.string() }),
+    z.object({ kind: z.literal('interaction'), applicationId: z.string(), token: z.string(), channelId: z.string(), expiresAt: z.number() }),
+  ]),
+  reply: MessageRefSchema.optional(),
+  logFields: z.record(z.string(), z.string().optional()),
+  settings: z.object({ display: z.enum(['full', 'actions', 'answer']), maxSteps: z.number().int().positive(), model: z.string(), persona: z.string().optional() }),
+});
 
-/** Where a scheduled run posted: its thread, or why it could not open one. */
-export type ScheduledPlace = { threadId: string } | { unable: string };
-
-export type TurnOrigin =
-  /** `/ask`: in a channel a new thread on its reply, in a thread that thread, in a DM the interaction. */
-  | { kind: 'ask'; interaction: ChatInputCommandInteraction; request: TurnRequest }
-  /** Ask about this message: a new thread on that message (or the thread it is in), privately acknowledged. */
-  | { kind: 'ask-about'; interaction: ModalSubmitInteraction; about: AskedAbout; request: TurnRequest }
-  /** Continue past the step limit: the same thread, from its memory. */
-  | {
-      kind: 'continue';
-      interaction: ButtonInteraction;
-      thread: ThreadChannel;
-      request: TurnRequest;
-      /** Give the button's one-time claim back (the turn was refused: the button is offered again). */
-      unclaim(): void;
-    }
-  /**
-   * A message that mentions the bot (or, where it answers always, any new message) in a text or
-   * announcement channel: the bot opens a thread on that message and answers there.
-   */
-  | {
-      kind: 'mention';
-      message: Message<true>;
-      request: TurnRequest;
-      /** Say something under the message (why it was not taken); quiet where the bot answers always. */
-      tell(text: string): Promise<void>;
-    }
-  /**
-   * A scheduled question's run, as its owner: a new thread per run on a message that starts it in the
-   * schedule's channel (named with the date), or the schedule's one thread for all runs.
-   */
-  | {
-      kind: 'schedule';
-      request: TurnRequest;
-      channel: TextChannel | NewsChannel;
-      /** The schedule's own thread, when it has one for all runs still open. */
-      thread?: ThreadChannel;
-      /** The message that starts the run, and the new thread's name. */
-      headline: string;
-      threadName: string;
-      /** The first line of the run's thread (runs skipped while the bot was down). */
-      note?: string;
-      /** Told where the run posts once its thread is open (a one-thread schedule keeps it), or why it cannot. */
-      placed(where: ScheduledPlace): Promise<void>;
-      /**
-       * Asked just before the run's first model call (a run by hand has none): false when the run must
-       * not be made, because another process took its occurrence over (scheduler.ts).
-       */
-      begin?(): Promise<boolean>;
-    }
-  /**
-   * A message in a bot thread: it waits while the thread is busy and is answered with every other
-   * message waiting there by the thread's next turn (follow-up-batches.ts).
-   */
-  | {
-      kind: 'follow-up';
-      thread: TurnTarget;
-      request: TurnRequest;
-      /** Acknowledge that a turn took the message (a reaction under it). Never throws. */
-      taken(): void;
-      /** Say something under the message (why it was not taken). Never throws. */
-      tell(text: string): Promise<void>;
-    };
-
-/** The origins that get a turn of their own (a follow-up joins its thread's next one). */
-export type QuestionOrigin = Exclude<TurnOrigin, { kind: 'follow-up' }>;
+// The schema and the type must not drift apart: each must be assignable to the other.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _sameShape: Same<z.output<typeof TurnRecordSchema>, TurnRecord> = true;
+void _sameShape;

@@ -10,8 +10,8 @@ import { NO_MENTIONS } from '../members.js';
 import { continueRow } from '../posting/run-components.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../posting/split-message.js';
-import type { MessageRef } from '../posting/target.js';
-import type { TurnOrigin } from './record.js';
+import { placeMessages, type MessageRef } from '../posting/target.js';
+import type { TurnOrigin } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
 
 /**
@@ -65,6 +65,15 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
       // person is told why, under their message.
       if (outcome.kind === 'refused' || outcome.kind === 'busy') await origin.tell(outcome.message);
       return;
+    case 'resume': {
+      // Whoever asked is long gone from the interaction: why it could not go on is said in its thread,
+      // and an /ask's reply in the channel points at the answer, as it would have without the wait.
+      const { client, turn } = origin;
+      const why = outcome.kind === 'refused' ? `⏹️ I could not go on with this run: ${outcome.message}` : outcome.kind === 'busy' || outcome.kind === 'unable' ? outcome.message : undefined;
+      if (why) await placeMessages(client, turn.place).post(why).catch(() => undefined);
+      if (turn.kind === 'ask' && turn.reply) await linkBackLater(client, turn.reply, ctx, outcome);
+      return;
+    }
   }
 }
 
@@ -107,7 +116,7 @@ async function replyToAsk(interaction: AskInteraction, outcome: TurnOutcome, ctx
  * The channel reply once a resumed turn (an approval decided, maybe hours later) has answered: edited
  * through the channel, since the /ask interaction's token is long gone by then.
  */
-export async function linkBackLater(client: Client, reply: MessageRef, ctx: ReplyContext, outcome: TurnOutcome): Promise<void> {
+async function linkBackLater(client: Client, reply: MessageRef, ctx: ReplyContext, outcome: TurnOutcome): Promise<void> {
   if (outcome.kind !== 'answered') return;
   const channel = await client.channels.fetch(reply.channelId).catch(() => null);
   if (!channel || channel.isThread() || !('messages' in channel)) return;

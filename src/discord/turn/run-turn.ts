@@ -7,14 +7,15 @@
  */
 import type { Client } from 'discord.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
-import type { AgentRun, CallDecision, Interruption, RunInput, RunState } from '../../agent/engine.js';
+import type { AgentRun, CallDecision, Interruption, RunInput } from '../../agent/engine.js';
 import type { AgentResult } from '../../agent/types.js';
-import { TAKEN_BACK, type NewMessage, type UsageTicket } from '../../state/index.js';
+import { TAKEN_BACK, type UsageTicket } from '../../state/index.js';
 import { runAudienceViewer } from '../posting/permissions.js';
 import type { TurnTarget } from '../posting/target.js';
 import { waitForApproval } from './approvals.js';
 import { instructionsFor, loadHistory, saveExchange } from './conversation.js';
 import type { TurnDeps } from './deps.js';
+import type { Resume } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
 import { askersOf, payerMessage, type TurnMessage, type TurnRecord } from './record.js';
 import { giveBack, runBudget } from './claim.js';
@@ -31,20 +32,12 @@ export interface LiveTurn {
   allowedTools: () => Promise<ReadonlySet<string>>;
 }
 
-/** A turn taken up after a person decided its waiting calls. */
-export interface Resume {
-  state: RunState;
-  decisions: Readonly<Record<string, CallDecision>>;
-  /** The people's messages as the model was first given them. */
-  asked: NewMessage[];
-}
-
-/** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved, or the turn waits. */
 /** What a turn that waits for a person may need at once: to be stopped (Stop pressed as it stopped to wait). */
 export interface Parking {
   stop(client: Client<true>, id: string): Promise<boolean>;
 }
 
+/** Run one turn. Resolves when the answer (or the failure notice) is posted and the memory saved, or the turn waits. */
 export function runTurn(deps: TurnDeps, live: LiveTurn, parking: Parking, resume?: Resume): Promise<TurnOutcome> {
   const traceRun = deps.observers?.traceRun;
   if (!traceRun) return runUntraced(deps, live, parking, resume);
