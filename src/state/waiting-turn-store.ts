@@ -55,6 +55,8 @@ export interface UnreadableWaitingTurn {
   /** Where its turn posts and whose guild it is, when that much can be read: where its end is told. */
   channelId?: string;
   guildId?: string | null;
+  /** Its own deadline, when it reads (a turn resuming has a later one than the sweep's index says). */
+  expiresAt?: number;
   /** The messages that ask about its calls, as far as they can be read (their buttons come off). */
   messageIds: string[];
 }
@@ -171,15 +173,18 @@ function parse(id: string, raw: string): WaitingTurnRead {
   if (read.ok) return { record: read.value };
   // What can still be told of it, each field on its own: where it posts, and its requests' messages.
   const where = Located.safeParse(value);
-  const { channelId, guildId, calls } = where.success ? where.data : { channelId: undefined, guildId: undefined, calls: [] };
+  const { channelId, guildId, expiresAt, calls } = where.success ? where.data : { channelId: undefined, guildId: undefined, expiresAt: undefined, calls: [] };
   const messageIds = calls.flatMap((c) => (c.messageId ? [c.messageId] : []));
-  return { unreadable: { id, why: read.why, ...(channelId ? { channelId } : {}), ...(guildId !== undefined ? { guildId } : {}), messageIds } };
+  return {
+    unreadable: { id, why: read.why, ...(channelId ? { channelId } : {}), ...(guildId !== undefined ? { guildId } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}), messageIds },
+  };
 }
 
 /** A record's place, read field by field: whatever of it is broken reads as missing. */
 const Located = z.object({
   channelId: z.string().optional().catch(undefined),
   guildId: z.string().nullable().optional().catch(undefined),
+  expiresAt: z.number().optional().catch(undefined),
   calls: z.array(z.object({ messageId: z.string().optional().catch(undefined) }).catch({})).catch([]),
 });
 

@@ -82,7 +82,7 @@ for (const target of await targets('waiting')) {
       // As a later version would write it: its own version moved on, the rest as it is now.
       await backend.append(key, JSON.stringify({ ...record('t5', { calls: [{ callId: 'c1', tool: 'deploy', described: 'deploy(prod)', messageId: 'm1' }] }), v: 2 }));
       expect(await store.get('t5')).toBeUndefined();
-      expect(await other.read('t5')).toEqual({ unreadable: { id: 't5', why: { kind: 'version', v: 2 }, channelId: '2', guildId: '1', messageIds: ['m1'] } });
+      expect(await other.read('t5')).toEqual({ unreadable: { id: 't5', why: { kind: 'version', v: 2 }, channelId: '2', guildId: '1', expiresAt: 1_000, messageIds: ['m1'] } });
       // Nothing lands on it: an update finds no record it can change.
       expect(await decide(store, 't5', 'c1', 'x')).toEqual({ changed: false });
       // Not JSON at all: damaged, and nothing of where it posts is known.

@@ -66,7 +66,7 @@ export function openWaiting(kept: WaitingTurnRead | undefined): { opened: Opened
 export function unreadableOf(record: WaitingTurnRecord, why: Unreadable): UnreadableWaitingTurn {
   const stop = z.object({ stopMessage: MessageRefSchema }).safeParse(record.turn);
   const messageIds = [...record.calls.flatMap((c) => (c.messageId ? [c.messageId] : [])), ...(stop.success ? [stop.data.stopMessage.messageId] : [])];
-  return { id: record.id, why, channelId: record.channelId, guildId: record.guildId, messageIds };
+  return { id: record.id, why, channelId: record.channelId, guildId: record.guildId, expiresAt: record.expiresAt, messageIds };
 }
 
 /** A waiting record's two saved parts read back: the Discord layer's turn and the engine's state, or why they cannot be used. */

@@ -135,7 +135,9 @@ export function createEndings(deps: EndingDeps) {
       for (const entry of await store.list()) {
         if (!due(entry.expiresAt, now) || !holds(entry.guildId)) continue;
         const kept = await store.read(entry.id);
-        if (kept && 'record' in kept && !due(kept.record.expiresAt, now)) continue;
+        // The record's own deadline decides (a turn resuming has a later one than the index).
+        const deadline = kept && ('record' in kept ? kept.record.expiresAt : kept.unreadable.expiresAt);
+        if (deadline !== undefined && !due(deadline, now)) continue;
         if (!kept || ('record' in kept && kept.record.status !== 'waiting')) {
           await store.remove(entry.id);
           continue;
@@ -146,5 +148,3 @@ export function createEndings(deps: EndingDeps) {
     },
   };
 }
-
-export type Endings = ReturnType<typeof createEndings>;
