@@ -213,6 +213,12 @@ export interface McpConfig {
   hiddenPaths: string[];
 }
 
+/** `npm run eval` (issue 46). */
+export interface EvaluationConfig {
+  /** EVAL_JUDGE_MODEL: the model that grades `judge` checks, on the same server. Unset: OPENAI_MODEL. */
+  judgeModel?: string;
+}
+
 export interface Config {
   model: ModelConfig;
   mcp: McpConfig;
@@ -225,6 +231,8 @@ export interface Config {
   schedules: SchedulesConfig;
   attachments: AttachmentsConfig;
   ops: OpsConfig;
+  /** Read by `npm run eval` only (optional so other callers' configurations need not name it). */
+  evaluation?: EvaluationConfig;
   logLevel: string;
 }
 
@@ -403,8 +411,12 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}").`);
   }
 
+  const judgeModel = read.string('EVAL_JUDGE_MODEL');
+  if (judgeModel !== undefined && (judgeModel.length > 200 || /\s/.test(judgeModel))) problems.push(`EVAL_JUDGE_MODEL must be a model name (got "${judgeModel.slice(0, 40)}").`);
+  const evaluation: EvaluationConfig = { judgeModel };
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, attachments, ops, logLevel };
+  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, attachments, ops, evaluation, logLevel };
 }
 
 /** EMBEDDING_*: meaning search's server and model, defaulting to the chat model's server and key. */

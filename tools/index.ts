@@ -49,6 +49,8 @@ export interface ToolboxOptions {
     lookup?: HostLookup;
     /** Largest PDF read at a URL (default 10 MB); its pages and time are capped by the document parser. */
     maxPdfBytes?: number;
+    /** Pages given instead of the network, by URL (an evaluation suite's `pages`). */
+    givenPages?: (url: string) => string | undefined;
   };
   /** The document parser's limits for PDFs read by read_url (default 1,000 pages, 60 s). */
   pdf?: DocumentParserOptions;
@@ -102,6 +104,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       allowLoopbackForTests: options.readUrl?.allowLoopbackForTests,
       lookup: options.readUrl?.lookup,
       pages: pageReader,
+      givenPages: options.readUrl?.givenPages,
       pdf: { parser: pdfParser, maxBytes: options.readUrl?.maxPdfBytes },
     }),
     search_knowledge: options.knowledge ? createSearchKnowledgeTool(options.knowledge) : undefined,

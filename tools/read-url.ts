@@ -15,7 +15,7 @@ import { ToolError } from '../src/errors.js';
 import type { DocumentParser } from '../src/knowledge/parse/document-parser.js';
 import { markdownHeadings, withoutHeadingMarks } from '../src/knowledge/parse/heading-marks.js';
 import { bylineLine, capText, tidyWhitespace } from '../src/knowledge/parse/html-text.js';
-import { safeGet, type HostLookup } from '../src/net/safe-http.js';
+import { safeGet, type HostLookup, type SafeResponse } from '../src/net/safe-http.js';
 
 export interface ReadUrlOptions {
   userAgent: string;
@@ -34,6 +34,11 @@ export interface ReadUrlOptions {
   timeoutMs?: number;
   /** Longest text returned to the model (default 4,000 characters). */
   maxChars?: number;
+  /**
+   * Pages given instead of the network, by URL (an evaluation's fixed pages, `npm run eval`): the page's
+   * HTML is read as a fetched one is. Undefined for a URL: it is fetched.
+   */
+  givenPages?: (url: string) => string | undefined;
   /** Reads a PDF at the URL as the knowledge base reads an added one (its worker, its caps); none: PDFs refused. */
   pdf?: { parser: DocumentParser; maxBytes?: number };
 }
@@ -63,7 +68,8 @@ export function createReadUrlTool(options: ReadUrlOptions): ToolDefinition<z.inf
     async run({ url }, ctx) {
       const pdfBytes = options.pdf ? options.pdf.maxBytes ?? 10_000_000 : 0;
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      const response = await safeGet(url.trim(), {
+      const given = options.givenPages?.(url.trim());
+      const response = given !== undefined ? givenPage(url.trim(), given) : await safeGet(url.trim(), {
         userAgent: options.userAgent,
         allowLoopback: options.allowLoopbackForTests === true,
         lookup: options.lookup,
@@ -133,6 +139,11 @@ async function readPdf(url: string, body: Buffer, truncated: boolean, parser: Do
   const title = parsed.title ?? name;
   const note = capped.cut ? `\n\n[text cut to ${maxChars} characters of ${parsed.pages.length} pages]` : '';
   return { output: `Title: ${title}\nURL: ${url}\nPages: ${parsed.pages.length}\n\n${capped.text}${note}`, sources: [{ title, url }] };
+}
+
+/** A page given by URL (an evaluation's), as a fetched HTML page would arrive. */
+function givenPage(url: string, html: string): SafeResponse {
+  return { url, mediaType: 'text/html', charset: 'utf-8', body: Buffer.from(html, 'utf8'), truncated: false };
 }
 
 /** Bytes to text in the declared charset, UTF-8 when none (or an unknown one) is declared. */
