@@ -19,6 +19,7 @@ import { benchMcp } from './mcp.js';
 import { benchScale } from './scale.js';
 import { benchMemory } from './memory.js';
 import { benchSchedules } from './schedules.js';
+import { benchEval } from './eval.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -44,6 +45,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['deploy', () => benchDeploy()],
   ['scale', () => benchScale()],
   ['schedules', () => benchSchedules()],
+  ['eval', () => benchEval()],
 ];
 
 for (const [name, run] of sections) {
