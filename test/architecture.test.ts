@@ -64,6 +64,12 @@ describe('import direction', () => {
     }
   });
 
+  it('the evaluation runner (src/eval/) runs cases through the core, as npm run ask does: no discord.js, no commands, and of the Discord layer only the turn\'s instructions', () => {
+    const allowed = (t: string) => (isPackage(t) ? t !== 'discord.js' : !inside(t, 'commands', 'app', 'src/cli') && (!inside(t, 'src/discord') || t === 'src/discord/turn/conversation.ts'));
+    expect(violations('src/eval', allowed)).toEqual([]);
+    expect(importsOf('src/eval/main.ts')).toContain('src/core.ts');
+  });
+
   it('commands go through the Discord layer and policy, never through the composition root', () => {
     expect(violations('commands', (t) => !inside(t, 'app'))).toEqual([]);
   });

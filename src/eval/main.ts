@@ -94,6 +94,7 @@ export async function runEval(argv: string[], io: EvalIo): Promise<number> {
     io.stdout(markdown);
     const written = writeReport(report, markdown, options.report, io.cwd, started);
     io.stdout(`\nReport: ${written.md}\nJSON:   ${written.json}\n`);
+    if (io.signal?.aborted) return 130;
     return summaries.some((s) => below(s.rate)) ? 1 : 0;
   } finally {
     await core.close();

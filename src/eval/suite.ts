@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { z } from 'zod';
+import { cleanText } from '../agent/clean-text.js';
 import { PERSONA_MAX_CHARS } from '../state/guild-settings-schema.js';
 import { compileRegex, type Checks } from './checks.js';
 
@@ -112,7 +113,10 @@ export function parseSuite(body: string, file: string): EvalCase[] {
       }
       pages.set(url, line);
     }
-    cases.push({ ...rest, name: id ?? `line ${line}`, line, expect: expect as Checks });
+    // A suite may hold members' words (what /feedback export writes): cleaned as a turn's question is.
+    const question = cleanText(rest.question);
+    const history = rest.history?.map((m) => ({ ...m, content: cleanText(m.content) }));
+    cases.push({ ...rest, question, history, name: id ?? `line ${line}`, line, expect: expect as Checks });
   });
   if (problems.length) throw new SuiteError(problems);
   if (cases.length === 0) throw new SuiteError([`${file}: has no cases (one JSON object a line: {"question": "...", "expect": {"contains": "..."}}).`]);

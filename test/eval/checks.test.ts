@@ -61,6 +61,13 @@ describe('suite lines', () => {
     ]);
   });
 
+  it("cleans a case's question and history of invisible characters, as a turn's question is (a suite may hold members' words)", () => {
+    const hidden = 'What is 2+2?\u{E0049}\u{E0047}\u200B';
+    const [item] = parseSuite(JSON.stringify({ question: hidden, history: [{ role: 'user', content: 'hi\u202E' }], expect: { contains: '4' } }), 's.jsonl');
+    expect(item!.question).toBe('What is 2+2?');
+    expect(item!.history).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
   it('refuses a URL given two different pages, and a suite with no case', () => {
     const page = (body: string) => JSON.stringify({ question: 'q', expect: { contains: 'x' }, pages: { 'https://a.example/': body } });
     expect(() => parseSuite(`${page('one')}\n${page('two')}`, 's.jsonl')).toThrow('s.jsonl:2: pages: https://a.example/ is given a different page on line 1');
