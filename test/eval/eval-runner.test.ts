@@ -142,6 +142,11 @@ describe('npm run eval: bad input', () => {
     expect(model.code).toBe(2);
     expect(model.stderr).toContain('The model server does not have "model-z" (--model, OPENAI_MODEL or EVAL_JUDGE_MODEL). It lists: model-a, model-b.');
 
+    const config = await evalInProcess([okSuite], { EVAL_JUDGE_MODEL: 'two words' }, dir);
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain('OPENAI_API_KEY is missing');
+    expect(config.stderr).toContain('EVAL_JUDGE_MODEL must be a model name (got "two words")');
+
     const flags = await evalInProcess([okSuite, '--repeat', '0', '--min-pass', '80'], evalEnv(server), dir);
     expect(flags.code).toBe(2);
     expect(flags.stderr).toMatch(/--repeat must be a whole number from 1 to 100 \(got "0"\); --min-pass must be a pass rate from 0 to 1/);
