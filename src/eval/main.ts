@@ -61,6 +61,7 @@ export async function runEval(argv: string[], io: EvalIo): Promise<number> {
       say(problems.join('\n'));
       return 2;
     }
+    if (judgeModel && models.includes(judgeModel)) say(`Note: the judge (${judgeModel}) is also a model under test, so it grades its own answers; set EVAL_JUDGE_MODEL to another model.`);
     const judge = judgeModel ? new Judge({ ...config.model, model: judgeModel }) : undefined;
     const judgeUse = { calls: 0, tokens: 0 };
     const jobs = interleave(cases.length, models, options.repeat);

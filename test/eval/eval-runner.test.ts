@@ -44,6 +44,12 @@ describe('npm run eval: the judge', () => {
     ]);
     expect(report.judge).toMatchObject({ model: 'judge-model', calls: 2 });
     expect(report.settings.judge_model).toBe('judge-model');
+
+    // Without EVAL_JUDGE_MODEL the model under test judges itself (said); a reply with no verdict is an error, not a fail.
+    const self = await evalInProcess([suite], evalEnv(server), dir);
+    expect(self.stderr).toContain('Note: the judge (model-a) is also a model under test');
+    const statuses = jsonReport(self.stdout).cases.map((c: { status: string; reason: string }) => [c.status, c.reason]);
+    expect(statuses[0]).toEqual(['error', expect.stringContaining('The judge model (model-a) gave no verdict')]);
   }, 30_000);
 
   it('asks again without response_format when the server refuses it, and reads the verdict from the JSON in its text', async () => {
