@@ -99,7 +99,7 @@ export function parseSuite(body: string, file: string): EvalCase[] {
     }
     const parsed = caseSchema.safeParse(json);
     if (!parsed.success) {
-      problems.push(...parsed.error.issues.map((issue) => `${where}: ${describeIssue(issue)}`));
+      problems.push(...parsed.error.issues.map((issue) => `${where}: ${describeIssue(issue, json)}`));
       return;
     }
     const { id, expect, ...rest } = parsed.data;
@@ -134,8 +134,8 @@ function badRegexes(regex: string | string[] | undefined): string[] {
   });
 }
 
-/** A zod issue as a sentence naming the field and what to do. */
-function describeIssue(issue: z.core.$ZodIssue): string {
+/** A zod issue as a sentence naming the field and what to do (`json`: the line, to tell a missing field from a wrong one). */
+function describeIssue(issue: z.core.$ZodIssue, json: unknown): string {
   const field = issue.path.join('.') || 'the case';
   if (issue.code === 'unrecognized_keys') {
     const inExpect = issue.path.length === 1 && issue.path[0] === 'expect';
@@ -143,6 +143,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const what = inExpect ? 'unknown check' : 'unknown field';
     return `${what}${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${known ? ` (known: ${known.join(', ')})` : ''}${issue.path.length ? ` in ${field}` : ''}.`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is missing.`;
+  const given = issue.path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), json);
+  if (issue.code === 'invalid_type' && given === undefined) return `${field} is missing.`;
   return `${field}: ${issue.message}.`;
 }

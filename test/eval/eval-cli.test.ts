@@ -1,6 +1,6 @@
 /**
- * `npm run eval` end to end: the real CLI process (and the same runner in-process for the finer
- * cases) against the local fake model server, through the real engine and tools.
+ * `npm run eval` end to end: the real CLI process against the local fake model server, through the
+ * real engine and tools (eval-runner.test.ts runs the same runner in-process for the finer cases).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { runScript } from '../fakes/run-script.js';
 import { tempDir } from '../state/helpers/targets.js';
-import { evalEnv, evalInProcess, jsonReport, modelServer, questionOf, writeSuite } from './helpers.js';
+import { evalEnv, modelServer, questionOf, writeSuite } from './helpers.js';
 
 let server: FakeOpenAIServer | undefined;
 afterEach(async () => {
@@ -70,5 +70,18 @@ describe('npm run eval', () => {
     expect(stdout).toContain('- **q8** (model-a, line 8): the answer does not contain "right"');
     expect(stdout).toContain(`Report: ${out}`);
     expect(fs.readFileSync(out, 'utf8')).toContain('| cost | $0.0014 | $0 (no price: MODEL_PRICES) |');
+  }, 60_000);
+
+  it('exits 2 with the line that is wrong before calling any model, and prints its usage for --help', async () => {
+    server = await modelServer(['model-a'], () => ({ content: 'x' }));
+    const dir = tempDir('eval-cli-bad');
+    const suite = writeSuite(dir, [{ question: 'fine', expect: { contains: 'x' } }, { question: 'bad', expect: { number: { value: 'ten' } } }]);
+    const bad = await runScript('src/cli/eval.ts', [suite], evalEnv(server));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${suite}:2: expect.number.value: Invalid input: expected number, received string.`);
+    expect(server.requests).toHaveLength(0);
+    const help = await runScript('src/cli/eval.ts', ['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run eval -- <suite.jsonl> \[--model A\]/);
   }, 60_000);
 });
