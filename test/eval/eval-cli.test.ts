@@ -34,6 +34,7 @@ describe('npm run eval', () => {
     const dir = tempDir('eval-cli');
     const suite = writeSuite(dir, TEN);
     const out = path.join(dir, 'out.md');
+    // A price for model-a (test names have none built in), so the cost column has something to add up.
     const prices = JSON.stringify({ 'model-a': { input: 1, output: 2 } });
     const { code, stdout, stderr } = await runScript('src/cli/eval.ts', [suite, '--model', 'model-a', '--model', 'model-b', '--min-pass', '0.8', '--report', out, ...ONE_AT_A_TIME], evalEnv(server, { MODEL_PRICES: prices }));
     expect(code).toBe(1);

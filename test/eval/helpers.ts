@@ -25,7 +25,10 @@ export function writeSuite(dir: string, cases: Array<Record<string, unknown> | s
   return file;
 }
 
-/** The environment of a run against `server`: the harness's production defaults, the model server and an in-memory store. */
+/**
+ * The environment of a run against `server`, otherwise the production defaults: KEYV_URL in memory so a
+ * test never touches the project's data/, and Wikipedia at a closed loopback port so nothing leaves 127.0.0.1.
+ */
 export function evalEnv(server: FakeOpenAIServer, more: Record<string, string> = {}): Record<string, string> {
   return { OPENAI_BASE_URL: server.baseURL, OPENAI_MODEL: 'model-a', WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php', KEYV_URL: 'memory:', ...more };
 }
