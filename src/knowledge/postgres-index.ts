@@ -9,13 +9,12 @@
  */
 import pg from 'pg';
 import { createAll } from '../storage/postgres-schema.js';
+import { inTransaction } from '../storage/postgres-transaction.js';
 import { websearchText } from './query-terms.js';
 import { VectorCache } from './embedding/vector-cache.js';
 import { bumpPgVectors, insertPgVectors, pgVectorKind, pgVectorSchema, postgresVectors, type PgVectorKind } from './postgres-vectors.js';
-import {
-  collectionKey, DOCUMENT_COLUMNS, guardedCall, toDocumentInfo, toRawHit,
-  type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest,
-} from './search-index.js';
+import { collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit, type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest } from './search-index.js';
+import { guardedCall } from '../storage/storage-failure.js';
 
 /** The text search configuration: English stemming and stop words. */
 export const PG_TS_CONFIG = 'english';
@@ -78,21 +77,7 @@ export async function openPostgresIndex(url: string, where: string, options: Pos
   const findDoc = (collection: string, source: string, on: pg.Pool | pg.PoolClient = pool) =>
     query<DocumentRow & { hash: string; embed_state: EmbedState | null }>(`SELECT ${docColumns}, hash, embed_state FROM ${p}documents WHERE collection = $1 AND source = $2`, [collection, source], on);
 
-  async function transaction<T>(collection: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${p}${collection}`]);
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  const transaction = <T>(collection: string, work: (client: pg.PoolClient) => Promise<T>) => inTransaction(pool, work, { key: `${p}${collection}`, hash: 'hashtext' });
 
   return {
     kind: 'postgres',

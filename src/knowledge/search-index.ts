@@ -3,7 +3,7 @@
  * chunking, caps, snippets) once for both index backends, so SQLite and PostgreSQL differ only in SQL.
  */
 import { createHash } from 'node:crypto';
-import { StorageError, describeError } from '../errors.js';
+import { StorageError } from '../errors.js';
 import type { DocumentFormat, DocumentInfo, KnowledgeKind } from './types.js';
 
 /** A passage as stored. */
@@ -189,19 +189,5 @@ export function parseHeadings(raw: unknown): string[] {
     return Array.isArray(value) ? value.filter((h): h is string => typeof h === 'string') : [];
   } catch {
     return [];
-  }
-}
-
-/** Run a database call, turning any failure into a StorageError that says what and where. */
-export async function guardedCall<T>(kind: KnowledgeKind, where: string, action: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof StorageError) throw error;
-    const detail = describeError(error);
-    let advice = 'Nothing was changed; see the cause.';
-    if (/SQLITE_BUSY|database is locked/i.test(detail)) advice = 'The SQLite file is locked by another process; nothing was written. Try again.';
-    else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|timeout|terminated/i.test(detail)) advice = `Cannot reach the ${kind} server; check that it runs and that KNOWLEDGE_URL (or KEYV_URL) is right.`;
-    throw new StorageError(`Knowledge base ${action} failed on ${kind} (${where}): ${detail}. ${advice}`, { cause: error });
   }
 }

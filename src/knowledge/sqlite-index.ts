@@ -5,14 +5,10 @@
  * removed, under the Porter stemmer so "installing" finds "install". The same file as KEYV_URL's
  * by default: the index lives in its own tables beside Keyv's.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { StorageError } from '../errors.js';
 import { fts5Match } from './query-terms.js';
-import {
-  channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, guardedCall, toDocumentInfo, toRawHit,
-  type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest,
-} from './search-index.js';
+import { channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit, type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest } from './search-index.js';
+import { guardedCall } from '../storage/storage-failure.js';
 import { SqliteConnection, type SqlRunner } from '../storage/sqlite-connection.js';
 import { VectorCache } from './embedding/vector-cache.js';
 import { bumpVectors, sqliteVectors, vectorSchema, writeDocumentVectors } from './sqlite-vectors.js';
@@ -52,13 +48,9 @@ export async function openSqliteIndex(file: string, options: { prefix: string; b
   const where = file;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('sqlite', where, action, call);
   const p = options.prefix;
-  const db = await guard('opening the database', async () => {
-    if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
-    return SqliteConnection.open(file, { busyMs: options.busyMs });
-  });
+  const db = await guard('opening the database', () => SqliteConnection.open(file, { busyMs: options.busyMs, create: true }));
   try {
     await guard('creating its tables', async () => {
-      if (file !== ':memory:') await db.all('PRAGMA journal_mode = WAL');
       await db.exec(schema(p));
       await addChannelColumn(db, p);
       await addColumn(db, p, 'passages', 'location');

@@ -4,7 +4,8 @@
  * with a clear StorageError instead of failing on the first message.
  */
 import type { StorageConfig } from '../config.js';
-import { DEFAULT_TIMEOUTS, guarded, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { DEFAULT_TIMEOUTS, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { guarded } from '../storage/storage-failure.js';
 import { openBackend } from './backends/open-backend.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';

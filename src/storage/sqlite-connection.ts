@@ -7,6 +7,8 @@
  * Writes, `exclusive` work and transactions then wait for the file's write gate (sqlite-gate.ts), so a
  * connection never waits for another of this process on a thread of the pool.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import { onlyReads, writeGateFor, type WriteGate } from './sqlite-gate.js';
 
@@ -25,6 +27,17 @@ export interface SqliteOpenOptions {
    * the last commits (the usage counters take that for not paying an fsync on every write).
    */
   synchronousNormal?: boolean;
+  /**
+   * Create the file's folder first and put the file in WAL mode: for a store that may be the first to
+   * open the file (the knowledge and thread indexes; the Keyv backend does the same through its adapter).
+   * Stores that open the file after the Keyv backend (usage counters, schedule claims) leave both alone.
+   */
+  create?: boolean;
+}
+
+/** Make the folder of a SQLite file (nothing for ':memory:'). */
+export async function makeFolderFor(file: string): Promise<void> {
+  if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
 }
 
 export class SqliteConnection implements SqlRunner {
@@ -53,12 +66,20 @@ export class SqliteConnection implements SqlRunner {
 
   /** Open `file` (':memory:' for a private in-memory database). */
   static async open(file: string, options: SqliteOpenOptions): Promise<SqliteConnection> {
+    if (options.create) await makeFolderFor(file);
     const db = await new Promise<sqlite3.Database>((resolve, reject) => {
       const opened: sqlite3.Database = new sqlite3.Database(file, (error) => (error ? reject(error) : resolve(opened)));
     });
     db.configure('busyTimeout', options.busyMs);
     const connection = new SqliteConnection(db, writeGateFor(file));
-    if (options.synchronousNormal) await connection.direct.run('PRAGMA synchronous=NORMAL');
+    try {
+      // WAL lets readers go on while another connection writes; a private in-memory database has no journal to change.
+      if (options.create && file !== ':memory:') await connection.all('PRAGMA journal_mode = WAL');
+      if (options.synchronousNormal) await connection.direct.run('PRAGMA synchronous=NORMAL');
+    } catch (error) {
+      await connection.close().catch(() => undefined);
+      throw error;
+    }
     return connection;
   }
 

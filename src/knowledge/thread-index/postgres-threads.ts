@@ -5,12 +5,13 @@
  * ts_rank_cd. Exchanges go with their thread (ON DELETE CASCADE).
  */
 import pg from 'pg';
-import { guardedCall } from '../search-index.js';
+import { guardedCall } from '../../storage/storage-failure.js';
 import { PG_TS_CONFIG } from '../postgres-index.js';
 import { websearchText } from '../query-terms.js';
 import { guildKey } from './thread-search.js';
 import type { RawThreadHit, ThreadExchange, ThreadStore } from './types.js';
 import { createAll } from '../../storage/postgres-schema.js';
+import { inTransaction } from '../../storage/postgres-transaction.js';
 
 export interface PostgresThreadsOptions {
   prefix: string;
@@ -50,19 +51,7 @@ export async function openPostgresThreads(url: string, where: string, options: P
     throw error;
   }
 
-  async function transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
+  const transaction = (work: (client: pg.PoolClient) => Promise<void>) => inTransaction(pool, work);
 
   return {
     kind: 'postgres',

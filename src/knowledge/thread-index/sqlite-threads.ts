@@ -4,11 +4,9 @@
  * The server's key token is AND-ed to every query inside the index, so one server's search never reads
  * another's exchanges; BM25 ranks, with the knowledge base's tokenizer (Porter stemming, no diacritics).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { StorageError } from '../../errors.js';
 import { SqliteConnection, type SqlRunner } from '../../storage/sqlite-connection.js';
-import { guardedCall } from '../search-index.js';
+import { guardedCall } from '../../storage/storage-failure.js';
 import { FTS5_TOKENIZER } from '../sqlite-index.js';
 import { guildKey } from './thread-search.js';
 import type { RawThreadHit, ThreadExchange, ThreadStore } from './types.js';
@@ -42,13 +40,9 @@ export async function openSqliteThreads(file: string, options: { prefix: string;
   const where = file;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('sqlite', where, `past-thread ${action}`, call);
   const p = options.prefix;
-  const db = await guard('opening the database', async () => {
-    if (file !== ':memory:') await fs.mkdir(path.dirname(file), { recursive: true });
-    return SqliteConnection.open(file, { busyMs: options.busyMs });
-  });
+  const db = await guard('opening the database', () => SqliteConnection.open(file, { busyMs: options.busyMs, create: true }));
   try {
     await guard('creating its tables', async () => {
-      if (file !== ':memory:') await db.all('PRAGMA journal_mode = WAL');
       await db.exec(schema(p));
     });
   } catch (error) {

@@ -7,7 +7,6 @@
 import type Keyv from 'keyv';
 import type { RedisClientType } from '@keyv/redis';
 import type pg from 'pg';
-import { StorageError, describeError } from '../../errors.js';
 
 /** Which storage a KEYV_URL chose. */
 export type BackendKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
@@ -70,36 +69,4 @@ export interface OpenOptions {
   timeouts: BackendTimeouts;
   /** Called when the backend reports trouble outside any call (a dropped connection). */
   onBackgroundError: (message: string) => void;
-}
-
-/**
- * Turn a backend failure into a StorageError that says what failed, where, and what to do. A timeout
- * is worded as "may or may not have been applied", because the command may have reached the server.
- */
-export function storageFailure(kind: BackendKind, where: string, action: string, error: unknown): StorageError {
-  if (error instanceof StorageError) return error;
-  const detail = describeError(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  let advice: string;
-  if (code === 'SQLITE_BUSY' || /SQLITE_BUSY|database is locked/i.test(detail)) {
-    advice = 'The SQLite file is locked by another process. Nothing was written; try again, or stop the other process.';
-  } else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|client is closed|offline|not connected|failed to connect/i.test(detail)) {
-    advice = `Cannot reach the ${kind} server. Nothing was written; check that it runs and that KEYV_URL is right.`;
-  } else if (/timeout|timed out/i.test(detail)) {
-    advice = `The ${kind} server did not answer in time. If this was a write, it may or may not have been applied.`;
-  } else if (/socket closed|ECONNRESET|EPIPE|connection terminated/i.test(detail)) {
-    advice = `The connection to the ${kind} server dropped. If this was a write, it may or may not have been applied.`;
-  } else {
-    advice = 'The call did not complete; see the cause above.';
-  }
-  return new StorageError(`Storage ${action} failed on ${kind} (${where}): ${detail}. ${advice}`, { cause: error });
-}
-
-/** Run one backend call, converting any failure with `storageFailure`. */
-export async function guarded<T>(kind: BackendKind, where: string, action: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw storageFailure(kind, where, action, error);
-  }
 }

@@ -1,5 +1,6 @@
 /** The PostgreSQL backend, over @keyv/postgres with a pool of its own (see postgres-adapter.ts). */
-import { guarded, storageFailure, type Backend, type OpenOptions } from './backend.js';
+import { type Backend, type OpenOptions } from './backend.js';
+import { guarded, storageFailure } from '../../storage/storage-failure.js';
 import { redactUrl } from '../../storage/storage-url.js';
 import { OwnPoolKeyvPostgres } from './postgres-adapter.js';
 import { sqlBackend, type Query } from './sql-backend.js';

@@ -10,7 +10,8 @@
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import { guarded, storageFailure, type Backend, type LogEntry, type OpenOptions } from './backend.js';
+import { type Backend, type LogEntry, type OpenOptions } from './backend.js';
+import { guarded, storageFailure } from '../../storage/storage-failure.js';
 import { redactUrl } from '../../storage/storage-url.js';
 
 // Compare-then-write in one server-side step: Redis runs a script without interleaving other commands.

@@ -7,7 +7,8 @@
  */
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { StorageError } from '../../errors.js';
-import { guarded, type Backend, type LogEntry, type NativeClient } from './backend.js';
+import { type Backend, type LogEntry, type NativeClient } from './backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import type { SqlStatements } from './sql-statements.js';
 
 /** A Keyv SQL adapter's `query`: statement and positional parameters in, rows out. */

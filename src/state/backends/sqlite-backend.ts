@@ -2,7 +2,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
-import { guarded, type Backend, type OpenOptions } from './backend.js';
+import { type Backend, type OpenOptions } from './backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { sqlBackend, type Query } from './sql-backend.js';
 import { sqlStatements } from './sql-statements.js';
 import { onlyReads, writeGateFor } from '../../storage/sqlite-gate.js';

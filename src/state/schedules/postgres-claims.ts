@@ -5,7 +5,7 @@
  * and gets no row.
  */
 import type pg from 'pg';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
 import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from './sql-marks.js';
 import { createAll } from '../../storage/postgres-schema.js';

@@ -5,7 +5,7 @@
  * runs without interleaving any other client's command.
  */
 import type { RedisClientType } from '@keyv/redis';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import type { OccurrenceClaims, OccurrenceMark } from './occurrence-claims.js';
 
 const SPLIT = `local function split(s)

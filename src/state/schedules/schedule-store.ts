@@ -6,7 +6,8 @@
  * quarantine key and reported, and the guild has no schedules until someone adds one.
  */
 import { randomInt } from 'node:crypto';
-import { storageFailure, type Backend } from '../backends/backend.js';
+import { type Backend } from '../backends/backend.js';
+import { storageFailure } from '../../storage/storage-failure.js';
 import { KeyedSerializer } from '../../storage/keyed-serializer.js';
 import type { StorageLogger } from '../types.js';
 import { GuildSchedulesSchema, type NewSchedule, type Schedule } from './schedule-schema.js';

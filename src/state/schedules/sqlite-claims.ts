@@ -4,7 +4,7 @@
  * database's write lock, so two processes on one file take turns and only one moves the mark.
  */
 import { SqliteConnection } from '../../storage/sqlite-connection.js';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
 import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from './sql-marks.js';
 

@@ -8,8 +8,9 @@
  * member, channel, server) is retried.
  */
 import type pg from 'pg';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { createAll } from '../../storage/postgres-schema.js';
+import { inTransaction } from '../../storage/postgres-transaction.js';
 import { claimVerdict, type CounterStore } from './counter-store.js';
 import {
   addStatement, CLAIM_TABLE, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, postgresParam as p,
@@ -29,11 +30,8 @@ export async function postgresCounters(pool: pg.Pool, ns: string, where: string)
 
   return {
     claim: (spec, rules) =>
-      run('lease', async () => {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${ns}:claims:${spec.scope}`]);
+      run('lease', () =>
+        inTransaction(pool, async (client) => {
           const expire = expireClaimsStatement(p, ns, spec.scope, rules.nowMs);
           await client.query(expire.sql, expire.params);
           const { rows: [row] } = await client.query(committedSql, committedParams(ns, rules.day, spec.scope, spec.userId, '', rules.nowMs));
@@ -42,15 +40,9 @@ export async function postgresCounters(pool: pg.Pool, ns: string, where: string)
             const insert = insertClaimStatement(p, ns, spec, verdict.reserved, rules.expiresAtMs);
             await client.query(insert.sql, insert.params);
           }
-          await client.query('COMMIT');
           return verdict;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        } finally {
-          client.release();
-        }
-      }),
+        }, { key: `${ns}:claims:${spec.scope}`, hash: 'hashtextextended' }),
+      ),
     unclaim: (_scope, id) =>
       run('release', async () => {
         await exec(deleteClaimStatement(p, ns, id));

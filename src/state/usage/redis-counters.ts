@@ -9,7 +9,7 @@
  * restarted process can drop its dead predecessor's at once.
  */
 import type { RedisClientType } from '@keyv/redis';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { TOTAL_FIELDS, totalsFrom, type ClaimResult, type Committed, type CounterKey, type CounterStore } from './counter-store.js';
 import type { UsageTotals } from './types.js';
 

@@ -7,7 +7,7 @@
  * statements would land inside ours. In this process, calls take turns on it.
  */
 import type { SqliteConnection, SqlRunner } from '../../storage/sqlite-connection.js';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { claimVerdict, type CounterStore } from './counter-store.js';
 import {
   addStatement, claimUsedStatement, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, pruneStatement,

@@ -13,7 +13,7 @@
  * in the same place (`owner.slot`: host and journal) drops its predecessor's claims when it opens.
  */
 import { randomUUID } from 'node:crypto';
-import { guarded } from '../backends/backend.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
 import { openStores, type StoreOptions } from './open-stores.js';
 import { takeDailyUse, type DailyTake } from './daily-allowance.js';
