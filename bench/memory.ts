@@ -26,7 +26,7 @@ import { guildKey } from '../src/knowledge/thread-index/thread-search.js';
 import { queryTerms, websearchText } from '../src/knowledge/query-terms.js';
 import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-index.js';
 import { PG_TS_CONFIG } from '../src/knowledge/postgres-index.js';
-import { openMemoryBackend } from '../src/state/backends/memory-backend.js';
+import { openMemoryBackend } from '../src/storage/memory/key-value.js';
 import { createMemberMemoryStore, TokenCounter, type MemoryEntry } from '../src/state/index.js';
 import { SqliteConnection } from '../src/storage/sqlite-connection.js';
 import { createToolbox } from '../tools/index.js';

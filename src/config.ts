@@ -11,7 +11,7 @@ import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
 import { parseModelPrices, priceTable, type PriceTable } from './state/usage/model-prices.js';
 import type { UsageLimits } from './state/usage/types.js';
 import { parseMcpServers, type McpServerConfig } from './mcp/server-config.js';
-import { parseStorageUrl } from './storage/storage-url.js';
+import { parseStorageUrl } from './storage/registry.js';
 
 export interface ModelConfig {
   apiKey: string;

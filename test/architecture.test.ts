@@ -38,7 +38,7 @@ describe('import direction', () => {
   it('reads every kind of import (the checker itself works)', () => {
     expect(importsOf('app/app.ts')).toContain('commands/index.ts');
     expect(importsOf('src/agent/engine.ts')).toContain('src/agent/run-loop.ts');
-    expect(importsOf('src/state/backends/open-backend.ts')).toContain('src/state/backends/sqlite-backend.ts');
+    expect(importsOf('src/storage/sqlite/declaration.ts')).toContain('src/storage/sqlite/index.ts');
   });
 
   it('no file under src/ imports commands/ or app/', () => {
@@ -162,12 +162,11 @@ const mentioning = (pattern: RegExp) => productionFiles().filter((file) => patte
 describe('homes for shared parts', () => {
   it('SQLite is opened only through src/storage/sqlite-connection.ts (thread memory only through its Keyv adapter)', () => {
     expect(importers((t) => t === 'sqlite3')).toEqual(['src/storage/sqlite-connection.ts']);
-    expect(importers((t) => t === '@keyv/sqlite')).toEqual(['src/state/backends/sqlite-backend.ts']);
+    expect(importers((t) => t === '@keyv/sqlite')).toEqual(['src/storage/sqlite/key-value.ts']);
   });
 
-  it('storage URLs are read only by src/storage/storage-url.ts', () => {
-    // A switch over the schemes names these two spellings; config.ts validates with one regex.
-    expect(mentioning(/['"](rediss|postgresql)['"]/)).toEqual(['src/storage/storage-url.ts']);
+  it('storage URL schemes are declared only by their backend folders (src/storage/<kind>/declaration.ts)', () => {
+    expect(mentioning(/['"](rediss|postgresql)['"]/).sort()).toEqual(['src/storage/postgres/declaration.ts', 'src/storage/redis/declaration.ts']);
   });
 
   it('the network client lives in src/net/: nothing else opens sockets, resolves names or makes HTTP requests', () => {

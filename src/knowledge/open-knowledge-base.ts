@@ -5,7 +5,8 @@
  * server or a SQLite without FTS5 is a clear StorageError at start-up.
  */
 import { StorageError } from '../errors.js';
-import { parseStorageUrl, redactUrl } from '../storage/storage-url.js';
+import { redactUrl } from '../storage/storage-url.js';
+import { parseStorageUrl } from '../storage/registry.js';
 import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js';
 import { createKnowledgeBase } from './knowledge-base.js';
 import type { Embedder } from './embedding/embedder.js';

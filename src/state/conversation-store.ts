@@ -6,7 +6,8 @@
 import { addUsage, emptyUsage } from '../agent/usage.js';
 import type { Usage } from '../agent/types.js';
 import { StorageError } from '../errors.js';
-import type { Backend, LogEntry } from './backends/backend.js';
+import type { LogEntry } from '../storage/key-value.js';
+import type { Backend } from '../storage/registry.js';
 import { KeyedSerializer } from '../storage/keyed-serializer.js';
 import { RECORD_VERSION, StoredMessageSchema, decodeEntry, encodeBatch, encodeTombstone, type Migrations } from './records.js';
 import type { Conversation, ConversationStore, NewMessage, StorageLogger, StoredMessage } from './types.js';

@@ -4,9 +4,10 @@
  * with a clear StorageError instead of failing on the first message.
  */
 import type { StorageConfig } from '../config.js';
-import { DEFAULT_TIMEOUTS, type BackendKind, type BackendTimeouts } from './backends/backend.js';
+import { DEFAULT_TIMEOUTS, type BackendTimeouts } from '../storage/key-value.js';
+import type { BackendKind } from '../storage/registry.js';
 import { guarded } from '../storage/storage-failure.js';
-import { openBackend } from './backends/open-backend.js';
+import { openBackend } from '../storage/open.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';

@@ -5,7 +5,7 @@
  * is set aside under a quarantine key and reported, and the guild gets defaults until someone saves.
  */
 import { StorageError } from '../errors.js';
-import { type Backend } from './backends/backend.js';
+import type { Backend } from '../storage/registry.js';
 import { storageFailure } from '../storage/storage-failure.js';
 import { checkId } from './conversation-store.js';
 import {

@@ -30,7 +30,8 @@ export {
 export { RECORD_VERSION, type Migrations } from './records.js';
 export * from './member-memory/index.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
-export type { BackendKind, BackendTimeouts } from './backends/backend.js';
+export type { BackendTimeouts } from '../storage/key-value.js';
+export type { BackendKind } from '../storage/registry.js';
 export * from './context/index.js';
 export * from './schedules/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';

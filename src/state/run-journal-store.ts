@@ -5,7 +5,8 @@
  * unreadable one is skipped (a crash can cut the last write short), never fatal.
  */
 import { z } from 'zod';
-import { type Backend, type LogEntry } from './backends/backend.js';
+import type { LogEntry } from '../storage/key-value.js';
+import type { Backend } from '../storage/registry.js';
 import { guarded } from '../storage/storage-failure.js';
 
 const Reply = z.object({ channelId: z.string(), messageId: z.string() });

@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { readSaved, type Unreadable } from '../agent/saved.js';
 import { StorageError } from '../errors.js';
-import { type Backend, type LogEntry } from './backends/backend.js';
+import type { LogEntry } from '../storage/key-value.js';
+import type { Backend } from '../storage/registry.js';
 import { guarded } from '../storage/storage-failure.js';
 
 const Decision = z.object({ approved: z.boolean(), by: z.object({ id: z.string(), name: z.string() }), at: z.number() });

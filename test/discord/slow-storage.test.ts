@@ -6,7 +6,7 @@
 import { promisify } from 'node:util';
 import sqlite3 from 'sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteFile } from '../../src/storage/storage-url.js';
+import { sqliteFile } from '../../src/storage/sqlite/declaration.js';
 import { privateRefusal } from '../policy/discord-helpers.js';
 import { tempSqliteUrl } from '../state/helpers/targets.js';
 import { startHarness, type Harness } from './harness.js';

@@ -4,7 +4,7 @@
  * next UTC day.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend } from '../../src/state/backends/backend.js';
+import type { Backend } from '../../src/storage/registry.js';
 import type { UsageLimiter } from '../../src/state/usage/index.js';
 import { fakeClock, type FakeClock } from './helpers/stores.js';
 import { targets, uniqueNamespace } from './helpers/targets.js';

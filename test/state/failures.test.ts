@@ -3,7 +3,7 @@ import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
 import { createStorage, type Storage } from '../../src/state/create-storage.js';
-import { sqliteFile } from '../../src/storage/storage-url.js';
+import { sqliteFile } from '../../src/storage/sqlite/declaration.js';
 import { POSTGRES_URL, REDIS_URL, targets, tempSqliteUrl, uniqueNamespace } from './helpers/targets.js';
 import { closedPort, startTcpProxy } from './helpers/tcp-proxy.js';
 import { user } from './helpers/stores.js';

@@ -4,8 +4,9 @@
  * processes hold them), and still there after the storage is opened again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../src/state/backends/backend.js';
-import { openBackend } from '../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
+import type { Backend } from '../../src/storage/registry.js';
+import { openBackend } from '../../src/storage/open.js';
 import { createMemberMemoryStore, type MemberMemoryStore } from '../../src/state/member-memory/index.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';
 import { fakeClock } from './helpers/stores.js';

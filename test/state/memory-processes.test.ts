@@ -8,8 +8,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../src/state/backends/backend.js';
-import { openBackend } from '../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
+import type { Backend } from '../../src/storage/registry.js';
+import { openBackend } from '../../src/storage/open.js';
 import { createMemberMemoryStore } from '../../src/state/member-memory/index.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';
 

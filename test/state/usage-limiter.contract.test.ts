@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
-import type { Backend } from '../../src/state/backends/backend.js';
+import type { Backend } from '../../src/storage/registry.js';
 import type { UsageLimiter, UsageTicket } from '../../src/state/usage/index.js';
 import { fakeClock, type FakeClock } from './helpers/stores.js';
 import { targets, uniqueNamespace } from './helpers/targets.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend } from '../../src/state/backends/backend.js';
+import type { Backend } from '../../src/storage/registry.js';
 import type { EffectiveLimits, UsageLimiter } from '../../src/state/usage/index.js';
 import { targets, uniqueNamespace } from './helpers/targets.js';
 import { limiterOver, limits, openLimiter, purgeUsage } from './helpers/usage.js';

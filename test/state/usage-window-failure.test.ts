@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decide, type AdmissionRules } from '../../src/discord/turn/claim.js';
 import { StorageError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
-import type { Backend } from '../../src/state/backends/backend.js';
+import type { Backend } from '../../src/storage/registry.js';
 import type { UsageLimiter } from '../../src/state/usage/index.js';
 import { WINDOW_TABLE } from '../../src/state/usage/sql-counters.js';
 import { tempSqliteUrl, uniqueNamespace } from './helpers/targets.js';

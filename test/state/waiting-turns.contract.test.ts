@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBackend } from '../../src/state/backends/open-backend.js';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../src/state/backends/backend.js';
+import { openBackend } from '../../src/storage/open.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
+import type { Backend } from '../../src/storage/registry.js';
 import { createWaitingTurnStore, type WaitingTurnRecord, type WaitingTurnStore } from '../../src/state/waiting-turn-store.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';
 

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteBackend } from '../../src/state/backends/sqlite-backend.js';
+import { openSqliteBackend } from '../../src/storage/sqlite/key-value.js';
 import { SqliteConnection } from '../../src/storage/sqlite-connection.js';
 import { onlyReads, writeGateFor } from '../../src/storage/sqlite-gate.js';
-import { DEFAULT_TIMEOUTS } from '../../src/state/backends/backend.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors.js';
-import { parseStorageUrl, redactUrl } from '../../src/storage/storage-url.js';
+import { redactUrl } from '../../src/storage/storage-url.js';
+import { parseStorageUrl } from '../../src/storage/registry.js';
 
 describe('parseStorageUrl', () => {
   it('reads every scheme, in any case, and nothing else', () => {

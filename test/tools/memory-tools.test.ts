@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Asker, ToolNotice } from '../../src/agent/tool.js';
-import { openMemoryBackend } from '../../src/state/backends/memory-backend.js';
+import { openMemoryBackend } from '../../src/storage/memory/key-value.js';
 import { createMemberMemoryStore } from '../../src/state/member-memory/index.js';
 import { createForgetTool } from '../../tools/memory/forget.js';
 import { askedToRemember, asksToForget } from '../../tools/memory/own-words.js';

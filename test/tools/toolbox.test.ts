@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { TOOL_NAMES, createToolbox } from '../../tools/index.js';
 import { safeToolNames } from '../../src/policy/index.js';
 import { outputOf, toolContext } from './helpers/tool-context.js';
-import { openMemoryBackend } from '../../src/state/backends/memory-backend.js';
+import { openMemoryBackend } from '../../src/storage/memory/key-value.js';
 import { createMemberMemoryStore } from '../../src/state/member-memory/index.js';
 
 /** A knowledge base with nothing in it: enough for the toolbox to build search_knowledge. */

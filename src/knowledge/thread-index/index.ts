@@ -4,7 +4,8 @@
  * tables, so a wrong URL or a dead server is a clear StorageError at start-up.
  */
 import { StorageError } from '../../errors.js';
-import { parseStorageUrl, redactUrl } from '../../storage/storage-url.js';
+import { redactUrl } from '../../storage/storage-url.js';
+import { parseStorageUrl } from '../../storage/registry.js';
 import { checkPrefix, DEFAULT_PREFIX } from '../search-index.js';
 import { threadIndexOver, type ThreadIndexOptions } from './thread-search.js';
 import type { ThreadIndex, ThreadStore } from './types.js';

@@ -11,7 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { StorageError } from '../../errors.js';
-import type { Backend, LogEntry } from '../backends/backend.js';
+import type { LogEntry } from '../../storage/key-value.js';
+import type { Backend } from '../../storage/registry.js';
 import { checkId } from '../conversation-store.js';
 import { KeyedSerializer } from '../../storage/keyed-serializer.js';
 import {

@@ -1,5 +1,5 @@
 /** The occurrence claims for the backend's kind, each on the backend's own client (SQLite: a connection of its own). */
-import type { Backend } from '../backends/backend.js';
+import type { Backend } from '../../storage/registry.js';
 import { memoryClaims, type OccurrenceClaims } from './occurrence-claims.js';
 
 export async function openClaims(backend: Backend, namespace: string): Promise<OccurrenceClaims> {

@@ -6,7 +6,7 @@
  * quarantine key and reported, and the guild has no schedules until someone adds one.
  */
 import { randomInt } from 'node:crypto';
-import { type Backend } from '../backends/backend.js';
+import type { Backend } from '../../storage/registry.js';
 import { storageFailure } from '../../storage/storage-failure.js';
 import { KeyedSerializer } from '../../storage/keyed-serializer.js';
 import type { StorageLogger } from '../types.js';

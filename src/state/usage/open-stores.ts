@@ -2,7 +2,7 @@
  * The limiter's stores for the backend's kind: the claims and counters (counter-store.ts) and the
  * hourly run window, each built on the backend's own client (SQLite: a connection of its own).
  */
-import { type Backend } from '../backends/backend.js';
+import type { Backend } from '../../storage/registry.js';
 import { guarded } from '../../storage/storage-failure.js';
 import type { CounterStore } from './counter-store.js';
 import { memoryCounters } from './memory-counters.js';

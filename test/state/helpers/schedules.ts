@@ -1,6 +1,6 @@
 /** Cleaning what the schedule store and the occurrence claims wrote under a namespace on the shared servers. */
-import { DEFAULT_TIMEOUTS } from '../../../src/state/backends/backend.js';
-import { openBackend } from '../../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
+import { openBackend } from '../../../src/storage/open.js';
 import { MARK_TABLE, markSchema } from '../../../src/state/schedules/sql-marks.js';
 import { purgeNamespace } from './targets.js';
 

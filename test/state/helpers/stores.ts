@@ -3,8 +3,9 @@
  * way a crash or an old version would), plus a fake clock, a recording logger and message builders.
  */
 import type { ChatMessage } from '../../../src/agent/types.js';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../../src/state/backends/backend.js';
-import { openBackend } from '../../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
+import type { Backend } from '../../../src/storage/registry.js';
+import { openBackend } from '../../../src/storage/open.js';
 import { createConversationStore } from '../../../src/state/conversation-store.js';
 import { createGuildSettingsStore } from '../../../src/state/guild-settings-store.js';
 import type { Migrations } from '../../../src/state/records.js';

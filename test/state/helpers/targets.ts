@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, onTestFinished } from 'vitest';
 import type KeyvRedis from '@keyv/redis';
 import type { RedisClientType } from '@keyv/redis';
-import type { Backend, BackendKind } from '../../../src/state/backends/backend.js';
+import type { Backend, BackendKind } from '../../../src/storage/registry.js';
 import { createStorage } from '../../../src/state/create-storage.js';
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

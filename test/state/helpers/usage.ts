@@ -1,8 +1,9 @@
 /** Opening a usage limiter on a test backend, limits to admit with, and cleaning a namespace's rows away. */
 import type KeyvRedis from '@keyv/redis';
 import type { RedisClientType } from '@keyv/redis';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../../src/state/backends/backend.js';
-import { openBackend } from '../../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
+import type { Backend } from '../../../src/storage/registry.js';
+import { openBackend } from '../../../src/storage/open.js';
 import { createUsageLimiter, priceTable, type EffectiveLimits, type UsageLimiter } from '../../../src/state/usage/index.js';
 import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../../../src/state/usage/sql-counters.js';
 import { purgeNamespace } from './targets.js';

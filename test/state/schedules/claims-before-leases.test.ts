@@ -6,8 +6,8 @@
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUTS } from '../../../src/state/backends/backend.js';
-import { openBackend } from '../../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
+import { openBackend } from '../../../src/storage/open.js';
 import { redisClaims } from '../../../src/state/schedules/redis-claims.js';
 import { sqliteClaims } from '../../../src/state/schedules/sqlite-claims.js';
 import { MARK_TABLE } from '../../../src/state/schedules/sql-marks.js';

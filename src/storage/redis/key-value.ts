@@ -10,9 +10,11 @@
  */
 import Keyv from 'keyv';
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
-import { type Backend, type LogEntry, type OpenOptions } from './backend.js';
-import { guarded, storageFailure } from '../../storage/storage-failure.js';
-import { redactUrl } from '../../storage/storage-url.js';
+import type { KeyValueBackend, LogEntry, OpenOptions } from '../key-value.js';
+import { guarded, storageFailure } from '../storage-failure.js';
+import { redactUrl } from '../storage-url.js';
+import type { RedisNative } from './types.js';
+import { withTimeout } from './with-timeout.js';
 
 // Compare-then-write in one server-side step: Redis runs a script without interleaving other commands.
 const REPLACE_IF = `if redis.call('LINDEX', KEYS[1], ARGV[1]) == ARGV[2] then
@@ -21,7 +23,7 @@ const TRIM_IF = `if redis.call('LINDEX', KEYS[1], ARGV[1]) == ARGV[2] then
   redis.call('LTRIM', KEYS[1], ARGV[1] + 1, -1) return 1 end return 0`;
 
 /** Connect to Redis at `url`; throws StorageError within about `connectMs` when it is not there. */
-export async function openRedisBackend(url: string, options: OpenOptions): Promise<Backend> {
+export async function openRedisBackend(url: string, options: OpenOptions): Promise<KeyValueBackend<RedisNative>> {
   const { connectMs, commandMs } = options.timeouts;
   const where = redactUrl(url);
   let everReady = false;
@@ -90,16 +92,4 @@ export async function openRedisBackend(url: string, options: OpenOptions): Promi
         else if (client.isOpen) client.destroy();
       }),
   };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

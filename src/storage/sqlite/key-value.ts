@@ -1,26 +1,25 @@
-/** The SQLite backend: a file (created with its folder on first use), in WAL mode, over @keyv/sqlite. */
-import fs from 'node:fs/promises';
-import path from 'node:path';
+/** The SQLite key-value backend: a file (created with its folder on first use), in WAL mode, over @keyv/sqlite. */
 import KeyvSqlite from '@keyv/sqlite';
-import { type Backend, type OpenOptions } from './backend.js';
-import { guarded } from '../../storage/storage-failure.js';
-import { sqlBackend, type Query } from './sql-backend.js';
-import { sqlStatements } from './sql-statements.js';
-import { onlyReads, writeGateFor } from '../../storage/sqlite-gate.js';
+import type { KeyValueBackend, OpenOptions } from '../key-value.js';
+import { guarded } from '../storage-failure.js';
+import { sqlBackend, type Query } from '../sql/log-backend.js';
+import { makeFolderFor } from '../sqlite-connection.js';
+import { onlyReads, writeGateFor } from '../sqlite-gate.js';
+import type { SqliteNative } from './types.js';
+import { sqliteLogStatements } from './log-statements.js';
 
 /** Open (creating the directory and file if needed) a SQLite database in WAL mode. */
-export async function openSqliteBackend(file: string, options: OpenOptions): Promise<Backend> {
-  if (file !== ':memory:') {
-    await guarded('sqlite', file, 'creating the data folder', () => fs.mkdir(path.dirname(file), { recursive: true }));
-  }
+export async function openSqliteBackend(file: string, options: OpenOptions): Promise<KeyValueBackend<SqliteNative>> {
+  if (file !== ':memory:') await guarded('sqlite', file, 'creating the data folder', () => makeFolderFor(file));
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: options.timeouts.busyMs });
   const where = file;
   const query = gatedWrites(adapter, file);
-  const statements = sqlStatements('sqlite', adapter.opts.table ?? 'keyv');
+  const statements = sqliteLogStatements(adapter.opts.table ?? 'keyv');
   await guarded('sqlite', where, 'opening the database', async () => {
     for (const statement of statements.setup) await query(statement);
   });
-  return sqlBackend('sqlite', where, adapter, query, statements, { kind: 'sqlite', file, busyMs: options.timeouts.busyMs });
+  const native: SqliteNative = { kind: 'sqlite', file, busyMs: options.timeouts.busyMs };
+  return sqlBackend('sqlite', where, adapter, query, statements, native);
 }
 
 /**

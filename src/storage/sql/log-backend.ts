@@ -1,5 +1,5 @@
 /**
- * What the SQLite and PostgreSQL backends share: logs live in the adapter's own table, one
+ * What the SQL backends (SQLite, PostgreSQL) share: logs live in the adapter's own table, one
  * row per entry under `<log>:<12-digit sequence>`. An append inserts a fresh key with
  * `ON CONFLICT DO NOTHING RETURNING`; if another process took that sequence number first, nothing is
  * overwritten and the append retries with the next one. Each append is one autocommitted statement, so
@@ -7,25 +7,38 @@
  */
 import Keyv, { type KeyvStoreAdapter } from 'keyv';
 import { StorageError } from '../../errors.js';
-import { type Backend, type LogEntry, type NativeClient } from './backend.js';
-import { guarded } from '../../storage/storage-failure.js';
-import type { SqlStatements } from './sql-statements.js';
+import type { KeyValueBackend, LogEntry, NativeShape } from '../key-value.js';
+import { guarded } from '../storage-failure.js';
 
 /** A Keyv SQL adapter's `query`: statement and positional parameters in, rows out. */
 export type Query = (sql: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/** The few statements the log needs, in the backend's dialect (its folder's log-statements.ts). */
+export interface SqlStatements {
+  /** Run once when the backend opens. */
+  setup: string[];
+  /** Parameters that select one log's rows; the statements below start with them. */
+  logRange(log: string): string[];
+  lastKey: string;
+  insertNew: string;
+  readLog: string;
+  replaceIf: string;
+  removeAll: string;
+  removeUpTo: string;
+}
 
 const SEQ_DIGITS = 12;
 const MAX_APPEND_ATTEMPTS = 50;
 
 /** A Backend over a Keyv SQL adapter's table; `keyv` wraps that same adapter. */
-export function sqlBackend(
-  kind: 'sqlite' | 'postgres',
+export function sqlBackend<N extends NativeShape>(
+  kind: N['kind'],
   where: string,
   adapter: KeyvStoreAdapter & { disconnect(): Promise<void> },
   query: Query,
   sql: SqlStatements,
-  native: NativeClient,
-): Backend {
+  native: N,
+): KeyValueBackend<N> {
   const keyv = new Keyv({ store: adapter, throwOnErrors: true, namespace: undefined, useKeyPrefix: false });
   const run = <T>(action: string, call: () => Promise<T>) => guarded(kind, where, action, call);
   const range = (log: string) => sql.logRange(log);

@@ -3,10 +3,11 @@
  * arrays for logs. Nothing survives the process; every operation is atomic because it is synchronous.
  */
 import Keyv from 'keyv';
-import type { Backend, LogEntry } from './backend.js';
+import type { KeyValueBackend, LogEntry } from '../key-value.js';
+import type { MemoryNative } from './types.js';
 
 /** Open an empty in-memory backend. */
-export function openMemoryBackend(): Backend {
+export function openMemoryBackend(): KeyValueBackend<MemoryNative> {
   const logs = new Map<string, string[]>();
   const keyv = new Keyv({ store: new Map(), throwOnErrors: true, namespace: undefined, useKeyPrefix: false });
   return {

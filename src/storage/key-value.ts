@@ -1,15 +1,17 @@
 /**
- * What a storage backend must provide. Keyv covers single records (get/set); it has no append and no
- * compare-and-swap, and read-modify-write appends from two processes lose messages. So each backend also
- * implements an append-only log per thread with the adapter's own atomic operation (a Redis list push,
- * an INSERT of a fresh key in the Keyv SQL table), and conversations live in those logs.
+ * The key-value memory family: what every backend folder's `openKeyValue` returns, and what
+ * conversations, guild settings, waiting turns, member memory, schedules and the run journal are built
+ * on (src/state/). Keyv covers single records (get/set); it has no append and no compare-and-swap, and
+ * read-modify-write appends from two processes lose messages. So each backend also implements an
+ * append-only log per thread with the adapter's own atomic operation (a Redis list push, an INSERT of
+ * a fresh key in the Keyv SQL table), and conversations live in those logs.
  */
 import type Keyv from 'keyv';
-import type { RedisClientType } from '@keyv/redis';
-import type pg from 'pg';
 
-/** Which storage a KEYV_URL chose. */
-export type BackendKind = 'memory' | 'sqlite' | 'redis' | 'postgres';
+/** What a backend folder says its driver is: its kind, and whatever handles it shares (see `native`). */
+export interface NativeShape {
+  readonly kind: string;
+}
 
 /** One raw entry of a log and the backend's handle on it. */
 export interface LogEntry {
@@ -18,25 +20,22 @@ export interface LogEntry {
 }
 
 /**
- * The driver under a backend, for stores that need what Keyv cannot give: atomic counters, scripts and
- * transactions (the usage limiter). SQLite gives the file rather than the connection: a store that opens
- * transactions needs a connection of its own, or another caller's statements would land inside them.
+ * A storage backend: Keyv for single records plus an atomic append-only log per thread. `N` is its
+ * driver as its folder declares it; the registry's `Backend` is this over every registered kind.
  */
-export type NativeClient =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; file: string; busyMs: number }
-  | { kind: 'redis'; client: RedisClientType; commandMs: number }
-  | { kind: 'postgres'; pool: pg.Pool };
-
-/** A storage backend: Keyv for single records plus an atomic append-only log per thread. */
-export interface Backend {
-  readonly kind: BackendKind;
+export interface KeyValueBackend<N extends NativeShape = NativeShape> {
+  readonly kind: N['kind'];
   /** Where the data lives, safe to print (no password). */
   readonly where: string;
   /** Keyv over the same adapter, with `throwOnErrors`; keys are used exactly as given (no prefixing). */
   readonly keyv: Keyv;
-  /** The underlying driver, shared with Keyv (closing the backend closes it). */
-  readonly native: NativeClient;
+  /**
+   * The driver under the backend, shared with Keyv (closing the backend closes it), for the families
+   * its own folder builds on it (usage counters, schedule claims): what Keyv cannot give, atomic
+   * counters, scripts and transactions. Each folder declares its shape (SQLite gives the file rather
+   * than the connection: a store that opens transactions needs a connection of its own).
+   */
+  readonly native: N;
   /**
    * Add one entry at the end of `log`. Atomic; a concurrent appender, in this or another process, can
    * never overwrite it. `ttlMs` is a hint: backends with native expiry restart the log's clock.

@@ -1,0 +1,8 @@
+/** The in-memory backend's store families (see declaration.ts). */
+import type { BackendModule } from '../backend-declaration.js';
+import type { MemoryNative, MemoryTarget } from './types.js';
+import { openMemoryBackend } from './key-value.js';
+
+export const memoryBackend: BackendModule<MemoryTarget, MemoryNative> = {
+  openKeyValue: async () => openMemoryBackend(),
+};

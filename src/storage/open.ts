@@ -1,0 +1,20 @@
+/**
+ * Open a store family on the backend a URL names. Each opener finds the backend through the registry
+ * and asks its folder's implementation (loaded on demand, so a process using one backend never loads
+ * another's driver); none of them names a kind.
+ */
+import { StorageError } from '../errors.js';
+import type { OpenOptions } from './key-value.js';
+import { backendFor, examplesText, type Backend } from './registry.js';
+
+/**
+ * Open the key-value backend KEYV_URL names: SQLite, Redis, PostgreSQL, or `memory:` for tests and the
+ * terminal runner. A relative SQLite path is taken from `baseDir`.
+ */
+export async function openBackend(url: string, baseDir: string, options: OpenOptions): Promise<Backend> {
+  const declared = backendFor(url);
+  if (!declared) throw new StorageError(`KEYV_URL "${url}" names no known storage. Use ${examplesText()}.`);
+  const target = declared.target(url, baseDir, 'KEYV_URL');
+  // The kind is the one the registry found for `url`, so its driver is that kind's declared shape.
+  return (await declared.load()).openKeyValue(target, options) as Promise<Backend>;
+}

@@ -1,0 +1,8 @@
+/** The PostgreSQL backend's store families (see declaration.ts). */
+import type { BackendModule } from '../backend-declaration.js';
+import type { PostgresNative, PostgresTarget } from './types.js';
+import { openPostgresBackend } from './key-value.js';
+
+export const postgresBackend: BackendModule<PostgresTarget, PostgresNative> = {
+  openKeyValue: (target, options) => openPostgresBackend(target.url, options),
+};

@@ -1,0 +1,8 @@
+/** The Redis backend's store families, each on the key-value backend's client (see declaration.ts). */
+import type { BackendModule } from '../backend-declaration.js';
+import type { RedisNative, RedisTarget } from './types.js';
+import { openRedisBackend } from './key-value.js';
+
+export const redisBackend: BackendModule<RedisTarget, RedisNative> = {
+  openKeyValue: (target, options) => openRedisBackend(target.url, options),
+};

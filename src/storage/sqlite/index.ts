@@ -1,0 +1,8 @@
+/** The SQLite backend's store families, each on the one file (see declaration.ts). */
+import type { BackendModule } from '../backend-declaration.js';
+import type { SqliteNative, SqliteTarget } from './types.js';
+import { openSqliteBackend } from './key-value.js';
+
+export const sqliteBackend: BackendModule<SqliteTarget, SqliteNative> = {
+  openKeyValue: (target, options) => openSqliteBackend(target.file, options),
+};
