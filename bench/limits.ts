@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_TIMEOUTS } from '../src/storage/key-value.js';
 import type { Backend } from '../src/storage/registry.js';
 import { openBackend } from '../src/storage/open.js';
-import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../src/state/usage/sql-counters.js';
+import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../src/storage/sql/usage-statements.js';
 import { createUsageLimiter, priceTable, type EffectiveLimits } from '../src/state/usage/index.js';
 import { fmt, median, percentile, type BenchSection } from './stats.js';
 

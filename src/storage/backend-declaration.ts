@@ -7,6 +7,7 @@
  * line there.
  */
 import type { KeyValueBackend, NativeShape, OpenOptions } from './key-value.js';
+import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
 /** Where a storage URL points, as the backend's declaration reads it. */
 export interface TargetShape {
@@ -56,4 +57,6 @@ export interface BackendDeclaration<T extends TargetShape = TargetShape, N exten
 export interface BackendModule<T extends TargetShape = TargetShape, N extends NativeShape = NativeShape> {
   /** Key-value memory: Keyv records plus an atomic append-only log per thread. */
   openKeyValue(target: T, options: OpenOptions): Promise<KeyValueBackend<N>>;
+  /** Usage counters and claims, and the hourly run window, on the key-value backend's own driver. */
+  openUsage(backend: KeyValueBackend<N>, options: UsageStoreOptions): Promise<UsageStores>;
 }

@@ -5,7 +5,8 @@
  */
 import { StorageError } from '../errors.js';
 import type { OpenOptions } from './key-value.js';
-import { backendFor, examplesText, type Backend } from './registry.js';
+import { backendFor, backendOf, examplesText, type Backend } from './registry.js';
+import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
 /**
  * Open the key-value backend KEYV_URL names: SQLite, Redis, PostgreSQL, or `memory:` for tests and the
@@ -17,4 +18,12 @@ export async function openBackend(url: string, baseDir: string, options: OpenOpt
   const target = declared.target(url, baseDir, 'KEYV_URL');
   // The kind is the one the registry found for `url`, so its driver is that kind's declared shape.
   return (await declared.load()).openKeyValue(target, options) as Promise<Backend>;
+}
+
+/**
+ * The usage limiter's stores (claims, counters, run window) on `backend`, built by its own folder on its
+ * driver (SQLite: a connection of their own).
+ */
+export async function openUsageStores(backend: Backend, options: UsageStoreOptions): Promise<UsageStores> {
+  return (await backendOf(backend.kind).load()).openUsage(backend, options);
 }

@@ -12,7 +12,7 @@ import { StorageError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
 import type { Backend } from '../../src/storage/registry.js';
 import type { UsageLimiter } from '../../src/state/usage/index.js';
-import { WINDOW_TABLE } from '../../src/state/usage/sql-counters.js';
+import { WINDOW_TABLE } from '../../src/storage/sql/usage-statements.js';
 import { tempSqliteUrl, uniqueNamespace } from './helpers/targets.js';
 import { limits, openLimiter } from './helpers/usage.js';
 

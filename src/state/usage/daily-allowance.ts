@@ -6,7 +6,8 @@
  * given back. The claims belong to no process: a restart must not hand the day's uses back.
  */
 import { randomUUID } from 'node:crypto';
-import { nextUtcMidnight, utcDay, type CounterStore } from './counter-store.js';
+import type { CounterStore } from '../../storage/usage-store.js';
+import { nextUtcMidnight, utcDay } from './days.js';
 
 /** What taking one use answers. */
 export type DailyTake =

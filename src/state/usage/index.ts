@@ -20,7 +20,7 @@ export type {
 } from './types.js';
 export { emptyTotals } from './types.js';
 export type { DailyTake } from './daily-allowance.js';
-export { nextUtcMidnight, utcDay } from './counter-store.js';
+export { nextUtcMidnight, utcDay } from './days.js';
 export {
   BUILT_IN_PRICES,
   NANO_USD_PER_USD,

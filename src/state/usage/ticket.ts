@@ -5,7 +5,8 @@
  * aside for the run), and at the end it gives the claim back.
  */
 import type { Usage } from '../../agent/types.js';
-import { nextUtcMidnight, utcDay, type Committed, type CounterStore } from './counter-store.js';
+import type { Committed, CounterStore } from '../../storage/usage-store.js';
+import { nextUtcMidnight, utcDay } from './days.js';
 import { costNanoUsd, type PriceTable } from './model-prices.js';
 import type { EffectiveLimits, RecordResult, Refusal, UsageSubject, UsageTicket, UsageTotals } from './types.js';
 

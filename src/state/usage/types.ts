@@ -4,6 +4,9 @@
  * `createUsageLimiter` enforces and counts them.
  */
 import type { Usage } from '../../agent/types.js';
+import type { UsageTotals } from '../../storage/usage-store.js';
+
+export { emptyTotals, type UsageTotals } from '../../storage/usage-store.js';
 
 /** The four limits. 0 in any of them means no limit. */
 export interface UsageLimits {
@@ -49,17 +52,6 @@ export interface Refusal {
 
 /** What `admit` answers. */
 export type Admission = ({ ok: true; ticket: UsageTicket }) | ({ ok: false } & Refusal);
-
-/** Totals for one member, channel or server on one UTC day. */
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-  /** Estimated cost in billionths of a US dollar (see `formatUsd`). */
-  costNanoUsd: number;
-  /** Runs that made at least one model call. */
-  runs: number;
-}
 
 /** What `ticket.record` reports after counting a model call. */
 export interface RecordResult {
@@ -127,9 +119,4 @@ export interface GuildUsageReport {
   topChannels: Array<{ channelId: string; totals: UsageTotals }>;
   guildDailyTokens: number;
   dayResetsAt: Date;
-}
-
-/** Totals with nothing counted. */
-export function emptyTotals(): UsageTotals {
-  return { inputTokens: 0, outputTokens: 0, totalTokens: 0, costNanoUsd: 0, runs: 0 };
 }

@@ -14,15 +14,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { guarded } from '../../storage/storage-failure.js';
-import { nextUtcMidnight, utcDay, utcDayBefore } from './counter-store.js';
-import { openStores, type StoreOptions } from './open-stores.js';
+import { openUsageStores } from '../../storage/open.js';
+import type { Backend } from '../../storage/registry.js';
+import type { UsageStoreOptions } from '../../storage/usage-store.js';
+import { nextUtcMidnight, utcDay, utcDayBefore } from './days.js';
 import { takeDailyUse, type DailyTake } from './daily-allowance.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
 
-/** What the limiter is built from. */
-export interface UsageLimiterOptions extends StoreOptions {
+/** What the limiter is built from: the storage's open backend and namespace, and the limiter's own settings. */
+export interface UsageLimiterOptions extends UsageStoreOptions {
+  backend: Backend;
   now: () => Date;
   prices: PriceTable;
   /**
@@ -87,7 +90,7 @@ export interface AdmitOptions {
 /** Open the limiter over an open backend, creating its tables if needed. */
 export async function createUsageLimiter(options: UsageLimiterOptions): Promise<UsageLimiter> {
   const { backend, now } = options;
-  const { counters, window, close } = await openStores(options);
+  const { counters, window, close } = await openUsageStores(backend, options);
   const retention = options.retentionDays ?? 40;
   let prunedFor = '';
   const owner = { id: options.owner?.id ?? randomUUID(), slot: options.owner?.slot ?? '' };

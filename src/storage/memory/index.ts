@@ -2,7 +2,9 @@
 import type { BackendModule } from '../backend-declaration.js';
 import type { MemoryNative, MemoryTarget } from './types.js';
 import { openMemoryBackend } from './key-value.js';
+import { openMemoryUsage } from './usage.js';
 
 export const memoryBackend: BackendModule<MemoryTarget, MemoryNative> = {
   openKeyValue: async () => openMemoryBackend(),
+  openUsage: (_backend, options) => openMemoryUsage(options),
 };

@@ -2,7 +2,9 @@
 import type { BackendModule } from '../backend-declaration.js';
 import type { PostgresNative, PostgresTarget } from './types.js';
 import { openPostgresBackend } from './key-value.js';
+import { openPostgresUsage } from './usage.js';
 
 export const postgresBackend: BackendModule<PostgresTarget, PostgresNative> = {
   openKeyValue: (target, options) => openPostgresBackend(target.url, options),
+  openUsage: openPostgresUsage,
 };

@@ -2,7 +2,9 @@
 import type { BackendModule } from '../backend-declaration.js';
 import type { RedisNative, RedisTarget } from './types.js';
 import { openRedisBackend } from './key-value.js';
+import { openRedisUsage } from './usage.js';
 
 export const redisBackend: BackendModule<RedisTarget, RedisNative> = {
   openKeyValue: (target, options) => openRedisBackend(target.url, options),
+  openUsage: openRedisUsage,
 };

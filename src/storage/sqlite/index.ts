@@ -2,7 +2,9 @@
 import type { BackendModule } from '../backend-declaration.js';
 import type { SqliteNative, SqliteTarget } from './types.js';
 import { openSqliteBackend } from './key-value.js';
+import { openSqliteUsage } from './usage.js';
 
 export const sqliteBackend: BackendModule<SqliteTarget, SqliteNative> = {
   openKeyValue: (target, options) => openSqliteBackend(target.file, options),
+  openUsage: openSqliteUsage,
 };

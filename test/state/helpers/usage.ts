@@ -5,7 +5,7 @@ import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
 import type { Backend } from '../../../src/storage/registry.js';
 import { openBackend } from '../../../src/storage/open.js';
 import { createUsageLimiter, priceTable, type EffectiveLimits, type UsageLimiter } from '../../../src/state/usage/index.js';
-import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../../../src/state/usage/sql-counters.js';
+import { CLAIM_TABLE, USAGE_TABLE, WINDOW_TABLE } from '../../../src/storage/sql/usage-statements.js';
 import { purgeNamespace } from './targets.js';
 
 export interface LimiterOptions {

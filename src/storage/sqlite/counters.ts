@@ -6,13 +6,13 @@
  * because a transaction belongs to a connection: on the Keyv connection, the conversation store's
  * statements would land inside ours. In this process, calls take turns on it.
  */
-import type { SqliteConnection, SqlRunner } from '../../storage/sqlite-connection.js';
-import { guarded } from '../../storage/storage-failure.js';
-import { claimVerdict, type CounterStore } from './counter-store.js';
+import type { SqliteConnection, SqlRunner } from '../sqlite-connection.js';
+import { guarded } from '../storage-failure.js';
+import { claimVerdict, type CounterStore } from '../usage-store.js';
 import {
   addStatement, claimUsedStatement, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, pruneStatement,
   rankedRows, releaseSlotStatement, renewClaimsStatement, splitTotals, sqliteParam as p, topStatement, totalsStatement, usageSchema,
-} from './sql-counters.js';
+} from '../sql/usage-statements.js';
 
 /** Create the tables (if needed) and build the store over `conn`. */
 export async function sqliteCounters(conn: SqliteConnection, ns: string, where: string): Promise<CounterStore> {

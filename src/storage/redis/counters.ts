@@ -9,9 +9,9 @@
  * restarted process can drop its dead predecessor's at once.
  */
 import type { RedisClientType } from '@keyv/redis';
-import { guarded } from '../../storage/storage-failure.js';
-import { TOTAL_FIELDS, totalsFrom, type ClaimResult, type Committed, type CounterKey, type CounterStore } from './counter-store.js';
-import type { UsageTotals } from './types.js';
+import { guarded } from '../storage-failure.js';
+import { TOTAL_FIELDS, totalsFrom, type ClaimResult, type Committed, type CounterKey, type CounterStore, type UsageTotals } from '../usage-store.js';
+import { withTimeout } from './with-timeout.js';
 
 // Shared by both scripts: read the scope's claims, drop expired ones (when `drop`), and add up what
 // the live ones hold. KEYS[1] is the claims hash; returns held totals and the member's leased runs.
@@ -189,16 +189,4 @@ function claimResult([kind, a, b]: [string, number, number]): ClaimResult {
   if (kind === 'ok') return { ok: true, held: Number(a), reserved: Number(b) };
   if (kind === 'concurrentRuns') return { ok: false, limit: kind, held: Number(a) };
   return { ok: false, limit: kind as 'userDailyTokens' | 'guildDailyTokens', used: Number(a), reserved: Number(b) };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -4,14 +4,11 @@
  * `INSERT … ON CONFLICT DO UPDATE … RETURNING` on PostgreSQL and SQLite, a Map in memory), so two
  * requests racing for the last run get different counts and only one is admitted. It is built with a
  * huge point budget and never refuses by itself: the caller compares the count with the member's limit,
- * which differs per server. The library reads the system clock (Date.now), not an injected one.
+ * which differs per server. The library reads the system clock (Date.now), not an injected one. This is
+ * the part every backend shares; each folder's usage.ts builds the library's store for its driver.
  */
-import type { RedisClientType } from '@keyv/redis';
-import type pg from 'pg';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterSQLite, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
-import type { SqliteConnection } from '../../storage/sqlite-connection.js';
-import { WINDOW_TABLE } from './sql-counters.js';
-import { lostCreateRace } from '../../storage/postgres-schema.js';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { lostCreateRace } from './postgres-schema.js';
 
 /** Runs in a member's current window and when the window closes. */
 export interface WindowCount {
@@ -33,51 +30,19 @@ export interface RunWindow {
   stop(): void;
 }
 
-/** Where the window lives. */
-export type WindowStore =
-  | { kind: 'memory' }
-  | { kind: 'sqlite'; conn: SqliteConnection }
-  | { kind: 'redis'; client: RedisClientType }
-  | { kind: 'postgres'; pool: pg.Pool };
-
 // Never reached: the limiter must count, not decide (limits are per server and checked by the caller).
 const UNLIMITED_POINTS = 2_000_000_000;
 
-/** Open the window store for `namespace`; `durationSeconds` is 3600 except in tests. */
-export async function openRunWindow(store: WindowStore, namespace: string, durationSeconds = 3_600): Promise<RunWindow> {
-  const base = { points: UNLIMITED_POINTS, duration: durationSeconds, keyPrefix: `${namespace}:runs` };
-  let limiter: RateLimiterAbstract;
-  let exclusive = <T>(work: () => Promise<T>) => work();
-  switch (store.kind) {
-    case 'memory':
-      limiter = new RateLimiterMemory(base);
-      break;
-    case 'redis':
-      limiter = new RateLimiterRedis({ ...base, storeClient: store.client, useRedisPackage: true });
-      break;
-    case 'postgres':
-      limiter = await whenReady((ready) => new RateLimiterPostgres({ ...base, storeClient: store.pool, storeType: 'pool', tableName: WINDOW_TABLE }, ready));
-      break;
-    case 'sqlite': {
-      // The library wraps its upsert in a savepoint on the connection it is given; taking turns with our
-      // own transactions on that connection keeps the two from nesting. When its statement fails, the
-      // savepoint's transaction stays open: rolled back here, or every later claim on the connection fails.
-      const conn = store.conn;
-      exclusive = (work) =>
-        conn.exclusive(async (db) => {
-          try {
-            return await work();
-          } catch (error) {
-            await db.run('ROLLBACK').catch(() => undefined);
-            throw error;
-          }
-        });
-      limiter = await whenReady((ready) =>
-        new RateLimiterSQLite({ ...base, storeClient: conn.db, storeType: 'sqlite3', tableName: WINDOW_TABLE, clearExpiredByTimeout: true }, ready),
-      );
-      break;
-    }
-  }
+/** The options every store's limiter is built with, for `namespace`; `durationSeconds` is 3600 except in tests. */
+export function windowOptions(namespace: string, durationSeconds = 3_600): { points: number; duration: number; keyPrefix: string } {
+  return { points: UNLIMITED_POINTS, duration: durationSeconds, keyPrefix: `${namespace}:runs` };
+}
+
+/**
+ * The window over a store's limiter (each backend folder builds its own: RateLimiterMemory, ...Redis,
+ * ...Postgres, ...SQLite). `exclusive` runs each call alone where the store needs it (SQLite).
+ */
+export function runWindowOver(limiter: RateLimiterAbstract, exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work()): RunWindow {
   const counted = (res: RateLimiterRes): WindowCount => ({
     count: res.consumedPoints,
     resetsAt: new Date(Date.now() + Math.max(0, res.msBeforeNext)),
@@ -104,7 +69,7 @@ async function consumeOrThrow(limiter: RateLimiterAbstract, key: string): Promis
 }
 
 /** Construct a store limiter and wait until its table exists; a concurrent creator's duplicate is fine. */
-async function whenReady<T>(make: (ready: (error?: unknown) => void) => T): Promise<T> {
+export async function whenReady<T>(make: (ready: (error?: unknown) => void) => T): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let limiter!: T;
     const error = await new Promise<unknown>((resolve) => {

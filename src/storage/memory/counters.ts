@@ -2,9 +2,7 @@
  * Claims and counters in process memory, for tests and the terminal runner. Every method does its work
  * synchronously before it returns a promise, so concurrent callers in this process cannot interleave.
  */
-import type { ClaimSpec, CounterKey, CounterStore, RankedKind } from './counter-store.js';
-import { claimVerdict, TOTAL_FIELDS } from './counter-store.js';
-import { emptyTotals, type UsageTotals } from './types.js';
+import { claimVerdict, emptyTotals, TOTAL_FIELDS, type ClaimSpec, type CounterKey, type CounterStore, type RankedKind, type UsageTotals } from '../usage-store.js';
 
 /** An empty in-memory CounterStore. */
 export function memoryCounters(): CounterStore {

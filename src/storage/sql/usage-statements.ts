@@ -1,11 +1,11 @@
 /**
- * The tables and statements the SQLite and PostgreSQL counter stores share. Counters are real integer
+ * The tables and statements the SQL counter stores (SQLite, PostgreSQL) share, in either dialect: the
+ * caller passes its parameter style and its 64-bit integer type. Counters are real integer
  * columns (not JSON in the Keyv table), so an increment is `SET x = x + excluded.x` inside the database
  * and never a read-modify-write in the process. One record's member, channel and server rows are one
  * multi-row upsert: all three change together or none does.
  */
-import { TOTAL_FIELDS, totalsFrom, type ClaimSpec, type Committed, type CounterKey } from './counter-store.js';
-import type { UsageTotals } from './types.js';
+import { TOTAL_FIELDS, totalsFrom, type ClaimSpec, type Committed, type CounterKey, type UsageTotals } from '../usage-store.js';
 
 /** Where the limiter keeps its rows, beside the Keyv table. */
 export const USAGE_TABLE = 'threadwise_usage';

@@ -1,12 +1,28 @@
 /**
- * What each backend implements for the usage limiter: run claims and daily usage counters per member,
- * channel and server. A claim is an admitted run's hold on the limits: its concurrency lease (a slot
+ * The usage family: what each backend folder implements for the usage limiter (src/state/usage/): run
+ * claims and daily usage counters per member, channel and server, and the hourly run window. A claim is an admitted run's hold on the limits: its concurrency lease (a slot
  * that expires, so a vanished process cannot hold one for long) and the tokens set aside for it, which
  * what it really uses settles. Both must be exact when several processes use them at once; each
  * backend says how (a Redis script or MULTI, a PostgreSQL transaction with an advisory lock or a single
  * upsert, a SQLite IMMEDIATE transaction).
  */
-import type { UsageTotals } from './types.js';
+import type { RunWindow } from './run-window.js';
+
+/** Totals for one member, channel or server on one UTC day. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Estimated cost in billionths of a US dollar (see `formatUsd`). */
+  costNanoUsd: number;
+  /** Runs that made at least one model call. */
+  runs: number;
+}
+
+/** Totals with nothing counted. */
+export function emptyTotals(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, totalTokens: 0, costNanoUsd: 0, runs: 0 };
+}
 
 /** Which rows a record adds to: the member's, the channel's and the server's, on one UTC day. */
 export interface CounterKey {
@@ -115,21 +131,6 @@ export function claimVerdict(
 /** The counter columns, in the order the SQL stores use them. */
 export const TOTAL_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens', 'costNanoUsd', 'runs'] as const;
 
-/** The UTC date of `at` as `YYYY-MM-DD`: the key of a daily counter. */
-export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
-}
-
-/** The UTC midnight after `at`, when daily counters start again. */
-export function nextUtcMidnight(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
-}
-
-/** The UTC date `days` days before `at`. */
-export function utcDayBefore(at: Date, days: number): string {
-  return utcDay(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - days)));
-}
-
 /** Totals from a row of numbers or numeric strings (drivers return BIGINT as a string); missing is 0. */
 export function totalsFrom(row: Record<string, unknown> | undefined | null, names: Record<(typeof TOTAL_FIELDS)[number], string>): UsageTotals {
   const read = (name: string) => {
@@ -143,4 +144,20 @@ export function totalsFrom(row: Record<string, unknown> | undefined | null, name
     costNanoUsd: read(names.costNanoUsd),
     runs: read(names.runs),
   };
+}
+
+/** Where a backend opens the limiter's stores: beside its key-value backend, under the storage's namespace. */
+export interface UsageStoreOptions {
+  /** Key prefix, as for the other stores. */
+  namespace: string;
+  /** The run window's length; an hour except in tests. */
+  windowSeconds?: number;
+}
+
+/** The limiter's stores on one backend, each on the key-value backend's own client (SQLite: a connection of its own). */
+export interface UsageStores {
+  counters: CounterStore;
+  window: RunWindow;
+  /** Close what the stores opened of their own (the key-value backend stays open). */
+  close(): Promise<void>;
 }

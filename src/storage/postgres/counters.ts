@@ -8,14 +8,14 @@
  * member, channel, server) is retried.
  */
 import type pg from 'pg';
-import { guarded } from '../../storage/storage-failure.js';
-import { createAll } from '../../storage/postgres-schema.js';
-import { inTransaction } from '../../storage/postgres-transaction.js';
-import { claimVerdict, type CounterStore } from './counter-store.js';
+import { createAll } from '../postgres-schema.js';
+import { inTransaction } from '../postgres-transaction.js';
+import { guarded } from '../storage-failure.js';
+import { claimVerdict, type CounterStore } from '../usage-store.js';
 import {
   addStatement, CLAIM_TABLE, committedFrom, committedParams, committedStatement, deleteClaimStatement, expireClaimsStatement, insertClaimStatement, postgresParam as p,
   pruneStatement, rankedRows, releaseSlotStatement, renewClaimsStatement, splitTotals, topStatement, totalsStatement, usageSchema,
-} from './sql-counters.js';
+} from '../sql/usage-statements.js';
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
