@@ -7,7 +7,8 @@ import type { StorageConfig } from '../config.js';
 import { DEFAULT_TIMEOUTS, type BackendTimeouts } from '../storage/key-value.js';
 import type { BackendKind } from '../storage/registry.js';
 import { guarded } from '../storage/storage-failure.js';
-import { openBackend } from '../storage/open.js';
+import { openBackend, openOccurrenceClaims } from '../storage/open.js';
+import type { OccurrenceClaims } from '../storage/occurrence-claims.js';
 import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
@@ -18,8 +19,6 @@ import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger
 import { StorageError } from '../errors.js';
 import { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage/usage-limiter.js';
 import { createScheduleStore, type ScheduleStore } from './schedules/schedule-store.js';
-import { openClaims } from './schedules/open-claims.js';
-import type { OccurrenceClaims } from './schedules/occurrence-claims.js';
 
 /** Everything `createStorage` takes besides the configuration; all optional. */
 export interface StorageDeps {
@@ -101,7 +100,7 @@ export async function createStorage(config: Omit<StorageConfig, 'memoryTokenBudg
       return limiter;
     },
     async openScheduleClaims() {
-      const opened = await openClaims(backend, namespace);
+      const opened = await openOccurrenceClaims(backend, namespace);
       claims.push(opened);
       return opened;
     },

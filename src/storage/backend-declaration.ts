@@ -7,6 +7,7 @@
  * line there.
  */
 import type { KeyValueBackend, NativeShape, OpenOptions } from './key-value.js';
+import type { OccurrenceClaims } from './occurrence-claims.js';
 import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
 /** Where a storage URL points, as the backend's declaration reads it. */
@@ -59,4 +60,6 @@ export interface BackendModule<T extends TargetShape = TargetShape, N extends Na
   openKeyValue(target: T, options: OpenOptions): Promise<KeyValueBackend<N>>;
   /** Usage counters and claims, and the hourly run window, on the key-value backend's own driver. */
   openUsage(backend: KeyValueBackend<N>, options: UsageStoreOptions): Promise<UsageStores>;
+  /** The exactly-once claims of scheduled occurrences under `namespace`, on the key-value backend's own driver. */
+  openOccurrenceClaims(backend: KeyValueBackend<N>, namespace: string): Promise<OccurrenceClaims>;
 }

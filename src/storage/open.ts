@@ -5,6 +5,7 @@
  */
 import { StorageError } from '../errors.js';
 import type { OpenOptions } from './key-value.js';
+import type { OccurrenceClaims } from './occurrence-claims.js';
 import { backendFor, backendOf, examplesText, type Backend } from './registry.js';
 import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
@@ -26,4 +27,9 @@ export async function openBackend(url: string, baseDir: string, options: OpenOpt
  */
 export async function openUsageStores(backend: Backend, options: UsageStoreOptions): Promise<UsageStores> {
   return (await backendOf(backend.kind).load()).openUsage(backend, options);
+}
+
+/** The exactly-once claims of scheduled occurrences on `backend`, under `namespace` (SQLite: a connection of their own). */
+export async function openOccurrenceClaims(backend: Backend, namespace: string): Promise<OccurrenceClaims> {
+  return (await backendOf(backend.kind).load()).openOccurrenceClaims(backend, namespace);
 }

@@ -1,4 +1,4 @@
 /** Scheduled questions in the shared storage: the per-guild records, and the exactly-once claims of their occurrences. */
 export { createScheduleStore, type AddResult, type ScheduleStore } from './schedule-store.js';
-export { memoryClaims, type ClaimOutcome, type OccurrenceClaims, type OccurrenceMark } from './occurrence-claims.js';
+export type { ClaimOutcome, OccurrenceClaims, OccurrenceMark } from '../../storage/occurrence-claims.js';
 export { NewScheduleSchema, ScheduleSchema, type NewSchedule, type Schedule, type SchedulePause } from './schedule-schema.js';

@@ -1,5 +1,6 @@
 /** The in-memory backend's store families (see declaration.ts). */
 import type { BackendModule } from '../backend-declaration.js';
+import { memoryClaims } from './claims.js';
 import type { MemoryNative, MemoryTarget } from './types.js';
 import { openMemoryBackend } from './key-value.js';
 import { openMemoryUsage } from './usage.js';
@@ -7,4 +8,5 @@ import { openMemoryUsage } from './usage.js';
 export const memoryBackend: BackendModule<MemoryTarget, MemoryNative> = {
   openKeyValue: async () => openMemoryBackend(),
   openUsage: (_backend, options) => openMemoryUsage(options),
+  openOccurrenceClaims: async () => memoryClaims(),
 };

@@ -1,5 +1,6 @@
 /** The PostgreSQL backend's store families (see declaration.ts). */
 import type { BackendModule } from '../backend-declaration.js';
+import { postgresClaims } from './claims.js';
 import type { PostgresNative, PostgresTarget } from './types.js';
 import { openPostgresBackend } from './key-value.js';
 import { openPostgresUsage } from './usage.js';
@@ -7,4 +8,5 @@ import { openPostgresUsage } from './usage.js';
 export const postgresBackend: BackendModule<PostgresTarget, PostgresNative> = {
   openKeyValue: (target, options) => openPostgresBackend(target.url, options),
   openUsage: openPostgresUsage,
+  openOccurrenceClaims: (backend, namespace) => postgresClaims(backend.native.pool, namespace, backend.where),
 };

@@ -1,5 +1,6 @@
 /** The Redis backend's store families, each on the key-value backend's client (see declaration.ts). */
 import type { BackendModule } from '../backend-declaration.js';
+import { redisClaims } from './claims.js';
 import type { RedisNative, RedisTarget } from './types.js';
 import { openRedisBackend } from './key-value.js';
 import { openRedisUsage } from './usage.js';
@@ -7,4 +8,5 @@ import { openRedisUsage } from './usage.js';
 export const redisBackend: BackendModule<RedisTarget, RedisNative> = {
   openKeyValue: (target, options) => openRedisBackend(target.url, options),
   openUsage: openRedisUsage,
+  openOccurrenceClaims: async (backend, namespace) => redisClaims(backend.native.client, namespace, backend.where, backend.native.commandMs),
 };

@@ -1,5 +1,6 @@
 /** The SQLite backend's store families, each on the one file (see declaration.ts). */
 import type { BackendModule } from '../backend-declaration.js';
+import { sqliteClaims } from './claims.js';
 import type { SqliteNative, SqliteTarget } from './types.js';
 import { openSqliteBackend } from './key-value.js';
 import { openSqliteUsage } from './usage.js';
@@ -7,4 +8,5 @@ import { openSqliteUsage } from './usage.js';
 export const sqliteBackend: BackendModule<SqliteTarget, SqliteNative> = {
   openKeyValue: (target, options) => openSqliteBackend(target.file, options),
   openUsage: openSqliteUsage,
+  openOccurrenceClaims: (backend, namespace) => sqliteClaims(backend.native.file, backend.native.busyMs, namespace, backend.where),
 };

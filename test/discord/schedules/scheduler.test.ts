@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS, createScheduler, type DueOccurrence } from '../../../src/discord/schedules/scheduler.js';
 import { silentLogger } from '../../../src/logger.js';
-import { createStorage, memoryClaims, type NewSchedule, type OccurrenceClaims, type Storage } from '../../../src/state/index.js';
+import { createStorage, type NewSchedule, type OccurrenceClaims, type Storage } from '../../../src/state/index.js';
+import { memoryClaims } from '../../../src/storage/memory/claims.js';
 import { manualClock, type ManualClock } from './manual-clock.js';
 
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 /** Cleaning what the schedule store and the occurrence claims wrote under a namespace on the shared servers. */
 import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
 import { openBackend } from '../../../src/storage/open.js';
-import { MARK_TABLE, markSchema } from '../../../src/state/schedules/sql-marks.js';
+import { MARK_TABLE, markSchema } from '../../../src/storage/sql/mark-statements.js';
 import { purgeNamespace } from './targets.js';
 
 /** Remove a namespace's schedule records and marks from Redis or PostgreSQL (SQLite and memory go with their test). */

@@ -8,9 +8,9 @@ import sqlite3 from 'sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
 import { openBackend } from '../../../src/storage/open.js';
-import { redisClaims } from '../../../src/state/schedules/redis-claims.js';
-import { sqliteClaims } from '../../../src/state/schedules/sqlite-claims.js';
-import { MARK_TABLE } from '../../../src/state/schedules/sql-marks.js';
+import { redisClaims } from '../../../src/storage/redis/claims.js';
+import { sqliteClaims } from '../../../src/storage/sqlite/claims.js';
+import { MARK_TABLE } from '../../../src/storage/sql/mark-statements.js';
 import { REDIS_URL, serverTarget, tempDir, uniqueNamespace } from '../helpers/targets.js';
 
 const T = Date.UTC(2025, 2, 3, 9, 0);

@@ -1,12 +1,12 @@
 /**
  * Occurrence claims in the SQLite file, on a connection of their own (the project opens SQLite only
- * through SqliteConnection). A claim is one upsert statement (sql-marks.ts): SQLite runs it under the
+ * through SqliteConnection). A claim is one upsert statement (../sql/mark-statements.ts): SQLite runs it under the
  * database's write lock, so two processes on one file take turns and only one moves the mark.
  */
-import { SqliteConnection } from '../../storage/sqlite-connection.js';
-import { guarded } from '../../storage/storage-failure.js';
-import type { OccurrenceClaims } from './occurrence-claims.js';
-import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from './sql-marks.js';
+import type { OccurrenceClaims } from '../occurrence-claims.js';
+import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from '../sql/mark-statements.js';
+import { SqliteConnection } from '../sqlite-connection.js';
+import { guarded } from '../storage-failure.js';
 
 const p = (n: number) => `?${n}`;
 

@@ -5,8 +5,9 @@
  * runs without interleaving any other client's command.
  */
 import type { RedisClientType } from '@keyv/redis';
-import { guarded } from '../../storage/storage-failure.js';
-import type { OccurrenceClaims, OccurrenceMark } from './occurrence-claims.js';
+import type { OccurrenceClaims, OccurrenceMark } from '../occurrence-claims.js';
+import { guarded } from '../storage-failure.js';
+import { withTimeout } from './with-timeout.js';
 
 const SPLIT = `local function split(s)
   local f = {}
@@ -78,12 +79,4 @@ export function redisClaims(client: RedisClientType, ns: string, where: string, 
     forget: (schedule) => run('forget', async () => void (await client.hDel(key, schedule))),
     close: async () => {},
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,14 +1,14 @@
 /**
- * Occurrence claims in PostgreSQL. A claim is one upsert statement (sql-marks.ts): PostgreSQL locks
+ * Occurrence claims in PostgreSQL. A claim is one upsert statement (../sql/mark-statements.ts): PostgreSQL locks
  * the schedule's row for the conflict update and checks the condition against its latest committed
  * version, so of two processes claiming the same occurrence, the second finds the mark already there
  * and gets no row.
  */
 import type pg from 'pg';
-import { guarded } from '../../storage/storage-failure.js';
-import type { OccurrenceClaims } from './occurrence-claims.js';
-import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from './sql-marks.js';
-import { createAll } from '../../storage/postgres-schema.js';
+import type { OccurrenceClaims } from '../occurrence-claims.js';
+import { createAll } from '../postgres-schema.js';
+import { claimOutcome, claimParams, claimStatement, forgetStatement, LEASE_COLUMNS, leaseStatement, lostOutcome, MARK_TABLE, marksFrom, markSchema, marksStatement, settleStatement } from '../sql/mark-statements.js';
+import { guarded } from '../storage-failure.js';
 
 const p = (n: number) => `$${n}`;
 

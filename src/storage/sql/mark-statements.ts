@@ -1,5 +1,5 @@
 /**
- * The table and statements the SQLite and PostgreSQL occurrence claims share. A claim is one upsert:
+ * The table and statements the SQL occurrence claims (SQLite, PostgreSQL) share, in either dialect. A claim is one upsert:
  * it inserts the schedule's first mark, or moves the mark forward only where it is still behind
  * (`m.last_ms < excluded.last_ms`), or takes over a claim to run of the same occurrence whose lease ran
  * out unsettled, and returns a row only when it did. Both databases evaluate the condition against the
@@ -8,7 +8,7 @@
  * really happened (an unsettled claim's own occurrence never ran, so then it stays the one before),
  * which is how the winner learns when the schedule last ran.
  */
-import type { ClaimLease, ClaimOutcome, OccurrenceMark } from './occurrence-claims.js';
+import type { ClaimLease, ClaimOutcome, OccurrenceMark } from '../occurrence-claims.js';
 
 /** Where the marks live, beside the Keyv table. */
 export const MARK_TABLE = 'threadwise_schedule_marks';
