@@ -13,10 +13,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openKnowledgeBase, type DocumentInput, type KnowledgeBase } from '../src/knowledge/index.js';
-import { queryTerms, websearchText } from '../src/knowledge/query-terms.js';
+import { queryTerms } from '../src/knowledge/query-terms.js';
+import { PG_TS_CONFIG, websearchText } from '../src/storage/postgres/full-text.js';
 import { SqliteConnection } from '../src/storage/sqlite-connection.js';
-import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-index.js';
-import { PG_TS_CONFIG } from '../src/knowledge/postgres-index.js';
+import { FTS5_TOKENIZER } from '../src/storage/sqlite/full-text.js';
 import { fmt, percentile, type BenchSection } from './stats.js';
 
 const DOCUMENTS = 1_000;

@@ -21,11 +21,10 @@ import type { ChatMessage, ChatModel, ModelRequest, ModelReply } from '../src/ag
 import { memoryBlock } from '../src/discord/memory/turn-memory.js';
 import { instructionsFor } from '../src/discord/turn/conversation.js';
 import { openThreadIndex, type ThreadIndex } from '../src/knowledge/thread-index/index.js';
-import { threadMatch } from '../src/knowledge/thread-index/sqlite-threads.js';
-import { guildKey } from '../src/knowledge/thread-index/thread-search.js';
-import { queryTerms, websearchText } from '../src/knowledge/query-terms.js';
-import { FTS5_TOKENIZER } from '../src/knowledge/sqlite-index.js';
-import { PG_TS_CONFIG } from '../src/knowledge/postgres-index.js';
+import { guildKey } from '../src/storage/thread-store.js';
+import { queryTerms } from '../src/knowledge/query-terms.js';
+import { PG_TS_CONFIG, websearchText } from '../src/storage/postgres/full-text.js';
+import { FTS5_TOKENIZER, threadMatch } from '../src/storage/sqlite/full-text.js';
 import { openMemoryBackend } from '../src/storage/memory/key-value.js';
 import { createMemberMemoryStore, TokenCounter, type MemoryEntry } from '../src/state/index.js';
 import { SqliteConnection } from '../src/storage/sqlite-connection.js';

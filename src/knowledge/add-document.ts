@@ -12,7 +12,7 @@ import { KnowledgeInputError } from './errors.js';
 import { isParsedFormat, readInWorker } from './formats.js';
 import type { DocumentParser } from './parse/document-parser.js';
 import { prepareParsed } from './prepare-parsed.js';
-import type { SearchIndex, StoredPassage } from './search-index.js';
+import type { SearchIndex, StoredPassage } from '../storage/search-index.js';
 import type { AddOptions, AddResult, DocumentInput, EmbeddingOutcome, KnowledgeLimits } from './types.js';
 
 /** What adding needs besides the document. */

@@ -12,7 +12,7 @@ import { isParsedFormat } from './formats.js';
 import { createDocumentParser, type DocumentParser, type DocumentParserOptions } from './parse/document-parser.js';
 import { queryTerms, snippet } from './query-terms.js';
 import { rankedHits } from './ranked-search.js';
-import type { SearchIndex } from './search-index.js';
+import type { SearchIndex } from '../storage/search-index.js';
 import type { AddResult, DocumentInput, KnowledgeBase, KnowledgeLimits, MeaningSearch, SearchHit, SearchOptions } from './types.js';
 
 const COLLECTION = /^[A-Za-z0-9_.:-]{1,100}$/;

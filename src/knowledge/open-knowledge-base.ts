@@ -1,16 +1,15 @@
 /**
- * Open the knowledge base a URL names: `sqlite://path` (relative to `baseDir`, or `sqlite:///abs`),
- * `postgres://` or `postgresql://`, and `memory:` (a private in-memory SQLite database, for tests and
- * one-off terminal runs). Opening is real: it connects and creates the tables, so a wrong URL, a dead
- * server or a SQLite without FTS5 is a clear StorageError at start-up.
+ * Open the knowledge base a URL names, in any backend that can hold a full-text index (the registry,
+ * src/storage/registry.ts, says which: SQLite, PostgreSQL, and `memory:` as a private in-memory SQLite
+ * database for tests and one-off terminal runs). Opening is real: it connects and creates the tables,
+ * so a wrong URL, a dead server or a SQLite without FTS5 is a clear StorageError at start-up.
  */
 import { StorageError } from '../errors.js';
-import { redactUrl } from '../storage/storage-url.js';
-import { parseStorageUrl } from '../storage/registry.js';
-import { checkPrefix, DEFAULT_PREFIX, type SearchIndex } from './search-index.js';
+import { openSearchIndex } from '../storage/open.js';
+import { checkPrefix, DEFAULT_PREFIX } from '../storage/search-index.js';
+import { VectorCache } from '../storage/vector-cache.js';
 import { createKnowledgeBase } from './knowledge-base.js';
 import type { Embedder } from './embedding/embedder.js';
-import { VectorCache } from './embedding/vector-cache.js';
 import type { DocumentParser, DocumentParserOptions } from './parse/document-parser.js';
 import { DEFAULT_LIMITS, type KnowledgeBase, type KnowledgeLimits } from './types.js';
 
@@ -44,30 +43,14 @@ export async function openKnowledgeBase(url: string, options: OpenKnowledgeOptio
   }
   const prefix = checkPrefix(options.prefix ?? DEFAULT_PREFIX);
   const logger = options.logger ?? ((event) => console.warn(`[knowledge] ${event.message}`));
-  const target = parseStorageUrl(url, options.baseDir, 'KNOWLEDGE_URL');
-  const vectorCache = new VectorCache();
-  let index: SearchIndex;
-  switch (target?.kind) {
-    case 'memory':
-    case 'sqlite': {
-      const file = target.kind === 'memory' ? ':memory:' : target.file;
-      index = await (await import('./sqlite-index.js')).openSqliteIndex(file, { prefix, busyMs: options.timeouts?.busyMs ?? 3_000, vectorCache });
-      break;
-    }
-    case 'postgres':
-      index = await (await import('./postgres-index.js')).openPostgresIndex(target.url, redactUrl(target.url), {
-        prefix,
-        connectMs: options.timeouts?.connectMs ?? 5_000,
-        queryMs: options.timeouts?.queryMs ?? 30_000,
-        onBackgroundError: (message) => logger({ level: 'error', message }),
-        vectorColumn: options.vectorColumn,
-        vectorCache,
-      });
-      break;
-    case 'redis':
-      throw new StorageError('The knowledge base cannot live in Redis (it needs full-text search): set KNOWLEDGE_URL to sqlite://data/knowledge.sqlite or a postgres:// URL.');
-    default:
-      throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use sqlite://data/threadwise.sqlite, postgres://user@host/db or memory:.`);
-  }
+  const index = await openSearchIndex(url, options.baseDir, {
+    prefix,
+    busyMs: options.timeouts?.busyMs ?? 3_000,
+    connectMs: options.timeouts?.connectMs ?? 5_000,
+    queryMs: options.timeouts?.queryMs ?? 30_000,
+    onBackgroundError: (message) => logger({ level: 'error', message }),
+    vectorColumn: options.vectorColumn,
+    vectorCache: new VectorCache(),
+  });
   return createKnowledgeBase(index, { limits, now: options.now, parser: options.parser, parserOptions: options.parserOptions, embedder: options.embedder });
 }

@@ -3,7 +3,8 @@
  * letters, digits and combining marks), and only those words, each quoted, reach FTS5's MATCH or
  * PostgreSQL's websearch_to_tsquery: operators (OR, AND NOT, NEAR), column filters, `*`, `-`, `^`,
  * quotes and parentheses never do. Words are OR-ed, so a question phrased differently from the
- * document still finds it; BM25 / ts_rank_cd weigh rare words above common ones.
+ * document still finds it; BM25 / ts_rank_cd weigh rare words above common ones. Each backend quotes the
+ * words in its own dialect (src/storage/sqlite/full-text.ts, src/storage/postgres/full-text.ts).
  */
 
 /** More words than any real question has; the rest of a 10,000-character query is ignored. */
@@ -27,24 +28,6 @@ export function queryTerms(query: string): string[] {
   const distinct = [...new Set(words)];
   const content = distinct.filter((w) => !STOPWORDS.has(w));
   return (content.length ? content : distinct).slice(0, MAX_TERMS);
-}
-
-/**
- * The FTS5 expression for `terms` within one collection: the collection's key token AND any of the
- * terms in the title/heading or body columns. Terms are double-quoted strings (they contain no quote,
- * but any would be doubled), so FTS5 reads each as a plain phrase.
- */
-export function fts5Match(collectionKey: string, terms: string[]): string {
-  const quoted = terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
-  return `ckey : "${collectionKey}" AND {heading_text body} : (${quoted})`;
-}
-
-/**
- * Input for websearch_to_tsquery: the terms joined by its `or`. A term can never be an operator: terms
- * hold only letters, digits and marks (no quotes or `-`), and `or` itself is a stop word, dropped.
- */
-export function websearchText(terms: string[]): string {
-  return terms.filter((t) => t !== 'or').join(' or ');
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Embedder } from './embedding/embedder.js';
 import { fuseRankings } from './embedding/fuse.js';
-import type { RawHit, SearchIndex } from './search-index.js';
+import type { RawHit, SearchIndex } from '../storage/search-index.js';
 import type { SearchOptions } from './types.js';
 
 /** Most ranked passages read to find `limit` the searcher may see, when channel-bound ones rank first. */

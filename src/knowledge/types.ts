@@ -2,10 +2,10 @@
  * The knowledge base's public shapes. A collection is one server's documents (its guild id) or the
  * terminal's (`default`); a document is split into passages that are searched and cited.
  */
+import type { DocumentFormat, DocumentInfo } from '../storage/search-index.js';
 import type { EmbeddingBudget } from './embedding/embedder.js';
 
-/** How a document's content is written. PDF and Word files are read from their bytes (`data`). */
-export type DocumentFormat = 'markdown' | 'text' | 'html' | 'pdf' | 'docx';
+export type { DocumentFormat, DocumentInfo } from '../storage/search-index.js';
 
 /** A document to add, as a source loader (file, URL, Discord message, attachment) produced it. */
 export interface DocumentInput {
@@ -27,23 +27,6 @@ export interface DocumentInput {
    * The Discord channel a message document was taken from: its passages are found only by members who
    * can view that channel. Absent (every other document): found by anyone in the server.
    */
-  channelId?: string;
-}
-
-/** A stored document. */
-export interface DocumentInfo {
-  /** Short numeric id, unique in the database; `kb remove 12` takes it. */
-  id: string;
-  collection: string;
-  source: string;
-  title: string;
-  link?: string;
-  format: DocumentFormat;
-  /** UTF-8 bytes of the text as added (of a PDF or Word file: of its text); counted against the collection's cap. */
-  bytes: number;
-  passages: number;
-  updatedAt: Date;
-  /** The channel whose members alone may find it (a message's channel); absent: server-wide. */
   channelId?: string;
 }
 
@@ -90,8 +73,8 @@ export interface AddOptions {
 /** Meaning search's state, for `npm run kb`. */
 export interface MeaningStatus {
   model: string;
-  /** Where vectors are kept: SQLite, pgvector, or a PostgreSQL real[] column compared in memory. */
-  storage: 'sqlite' | 'pgvector' | 'pg-array';
+  /** Where vectors are kept, as the backend names it (see VectorStore.kind). */
+  storage: string;
   passages: number;
   /** Passages with a vector of `model`. */
   embedded: number;
@@ -157,8 +140,8 @@ export interface KnowledgeLimits {
 
 export const DEFAULT_LIMITS: KnowledgeLimits = { maxFileBytes: 1_000_000, maxUploadBytes: 10_000_000, maxBytes: 50_000_000 };
 
-/** Which database holds the index. */
-export type KnowledgeKind = 'sqlite' | 'postgres';
+/** Which backend holds the index: its kind, as its folder names it (src/storage/<kind>/). */
+export type KnowledgeKind = string;
 
 /**
  * The knowledge base. Every method takes the collection; ids and sources are only looked up inside it,

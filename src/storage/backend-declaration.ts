@@ -8,6 +8,8 @@
  */
 import type { KeyValueBackend, NativeShape, OpenOptions } from './key-value.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
+import type { IndexOpenOptions, SearchIndex, SearchIndexOptions } from './search-index.js';
+import type { ThreadStore } from './thread-store.js';
 import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
 /** Where a storage URL points, as the backend's declaration reads it. */
@@ -62,4 +64,8 @@ export interface BackendModule<T extends TargetShape = TargetShape, N extends Na
   openUsage(backend: KeyValueBackend<N>, options: UsageStoreOptions): Promise<UsageStores>;
   /** The exactly-once claims of scheduled occurrences under `namespace`, on the key-value backend's own driver. */
   openOccurrenceClaims(backend: KeyValueBackend<N>, namespace: string): Promise<OccurrenceClaims>;
+  /** The knowledge index with its vectors: present exactly when the declaration supports `knowledge`. */
+  openSearchIndex?(target: T, options: SearchIndexOptions): Promise<SearchIndex>;
+  /** The past-thread index: present exactly when the declaration supports `knowledge`. */
+  openThreadStore?(target: T, options: IndexOpenOptions): Promise<ThreadStore>;
 }

@@ -4,9 +4,13 @@
  * another's driver); none of them names a kind.
  */
 import { StorageError } from '../errors.js';
+import type { BackendDeclaration, BackendModule } from './backend-declaration.js';
 import type { OpenOptions } from './key-value.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
-import { backendFor, backendOf, examplesText, type Backend } from './registry.js';
+import { backendFor, backendOf, examplesText, schemesText, type Backend } from './registry.js';
+import type { IndexOpenOptions, SearchIndex, SearchIndexOptions } from './search-index.js';
+import { redactUrl } from './storage-url.js';
+import type { ThreadStore } from './thread-store.js';
 import type { UsageStoreOptions, UsageStores } from './usage-store.js';
 
 /**
@@ -32,4 +36,36 @@ export async function openUsageStores(backend: Backend, options: UsageStoreOptio
 /** The exactly-once claims of scheduled occurrences on `backend`, under `namespace` (SQLite: a connection of their own). */
 export async function openOccurrenceClaims(backend: Backend, namespace: string): Promise<OccurrenceClaims> {
   return (await backendOf(backend.kind).load()).openOccurrenceClaims(backend, namespace);
+}
+
+/**
+ * The knowledge index (with its vectors) KNOWLEDGE_URL names, where a backend that supports it lives
+ * (`memory:`: a private in-memory SQLite database). Throws StorageError naming what to use instead.
+ */
+export async function openSearchIndex(url: string, baseDir: string, options: SearchIndexOptions): Promise<SearchIndex> {
+  const declared = backendFor(url);
+  if (!declared) throw new StorageError(`"${redactUrl(url)}" names no knowledge base storage. Use ${examplesText('knowledge')}.`);
+  if (declared.supports.knowledge !== true) {
+    throw new StorageError(`The knowledge base cannot live in ${declared.label} (${declared.supports.knowledge.why}): set KNOWLEDGE_URL to ${examplesText('knowledge')}.`);
+  }
+  const target = declared.target(url, baseDir, 'KNOWLEDGE_URL');
+  return (await indexer(declared, 'openSearchIndex'))(target, options);
+}
+
+/** The past-thread index in the knowledge index's database (KNOWLEDGE_URL). Throws StorageError when it cannot live there. */
+export async function openThreadStore(url: string, baseDir: string, options: IndexOpenOptions): Promise<ThreadStore> {
+  const declared = backendFor(url);
+  if (declared?.supports.knowledge !== true) {
+    throw new StorageError(`Past-thread search needs a full-text index: "${redactUrl(url)}" is not a ${schemesText('knowledge')} URL.`);
+  }
+  const target = declared.target(url, baseDir, 'KNOWLEDGE_URL');
+  return (await indexer(declared, 'openThreadStore'))(target, options);
+}
+
+/** A backend's index opener, which its declaration promised by supporting `knowledge`. */
+async function indexer<K extends 'openSearchIndex' | 'openThreadStore'>(declared: BackendDeclaration, name: K): Promise<NonNullable<BackendModule[K]>> {
+  const module = await declared.load();
+  const open = module[name];
+  if (!open) throw new StorageError(`The ${declared.label} backend declares full-text search but has no ${name}: its folder and its declaration disagree.`);
+  return open.bind(module) as NonNullable<BackendModule[K]>;
 }

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fuseRankings, RRF_K } from '../../src/knowledge/embedding/fuse.js';
-import { fromBytes, fromPgFloat4Array, nearestRows, normalize, toBytes } from '../../src/knowledge/embedding/vectors.js';
-import { toLoaded, VectorCache, type VectorSource } from '../../src/knowledge/embedding/vector-cache.js';
+import { fromBytes, fromPgFloat4Array, nearestRows, normalize, toBytes } from '../../src/storage/vectors.js';
+import { toLoaded, VectorCache, type VectorSource } from '../../src/storage/vector-cache.js';
 import { duration, progressText } from '../../src/knowledge/progress-text.js';
-import type { RawHit } from '../../src/knowledge/search-index.js';
+import type { RawHit } from '../../src/storage/search-index.js';
 
 const hit = (id: string, score = 1): RawHit => ({ passageId: id, documentId: id, title: id, headings: [], text: id, source: id, score });
 

@@ -7,7 +7,7 @@
  */
 import type { Embedder } from './embedder.js';
 import { embeddingText } from './embedder.js';
-import type { VectorStore } from '../search-index.js';
+import type { VectorStore } from '../../storage/search-index.js';
 
 export interface EmbedPendingOptions {
   /** Passages per round (default 64). */

@@ -6,7 +6,7 @@
  * tokens) is asked before each batch and charged after it with the tokens the server reports.
  */
 import { describeError } from '../../errors.js';
-import { normalize } from './vectors.js';
+import { normalize } from '../../storage/vectors.js';
 
 /** The part of the `openai` client used here. */
 export interface EmbeddingsClient {

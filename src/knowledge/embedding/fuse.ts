@@ -7,7 +7,7 @@
  * knows no product names) may rank it anywhere. So when the best word hit leads the next by WORD_LEAD
  * or more (or is the only one), it stays first; fusion orders everything after it.
  */
-import type { RawHit } from '../search-index.js';
+import type { RawHit } from '../../storage/search-index.js';
 
 /** The constant of the original paper; it damps the difference between the first few ranks. */
 export const RRF_K = 60;

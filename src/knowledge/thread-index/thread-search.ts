@@ -3,14 +3,9 @@
  * the conversation TTL applied, results grouped one per thread and filtered by who may view their
  * channel now. Kept apart from the SQL so SQLite and PostgreSQL behave the same.
  */
-import { createHash } from 'node:crypto';
 import { queryTerms, snippet } from '../query-terms.js';
-import type { ThreadHit, ThreadIndex, ThreadSearchOptions, ThreadStore } from './types.js';
-
-/** The single full-text token that stands for a server, so the index itself filters by server. */
-export function guildKey(guildId: string): string {
-  return `g${createHash('sha256').update(guildId).digest('hex').slice(0, 24)}`;
-}
+import type { ThreadHit, ThreadIndex, ThreadSearchOptions } from './types.js';
+import type { ThreadStore } from '../../storage/thread-store.js';
 
 export interface ThreadIndexOptions {
   /** Forget threads idle for longer (CONVERSATION_TTL_DAYS); absent: keep them. */

@@ -3,22 +3,10 @@
  * words in the knowledge index's database (SQLite FTS5 or PostgreSQL text search). Every search names
  * the server, and a thread is found only by those who may view its channel now.
  */
+import type { ThreadExchange } from '../../storage/thread-store.js';
 import type { KnowledgeKind } from '../types.js';
 
-/** One exchange of a thread (a turn's questions and its answer), to index. */
-export interface ThreadExchange {
-  guildId: string;
-  /** The channel the thread is in: who may view it decides who finds it. */
-  channelId: string;
-  threadId: string;
-  /** The thread's name; kept from the first exchange indexed. */
-  title: string;
-  /** Where to read the thread. */
-  link: string;
-  /** What was said, speakers named (see exchangeText). */
-  text: string;
-  at: Date;
-}
+export type { ThreadExchange } from '../../storage/thread-store.js';
 
 /** A thread that matched, with its best excerpt. */
 export interface ThreadHit {
@@ -55,29 +43,5 @@ export interface ThreadIndex {
   search(guildId: string, query: string, options?: ThreadSearchOptions): Promise<ThreadHit[]>;
   /** Whether the server has any indexed thread (for offering the tool): one indexed lookup. */
   hasThreads(guildId: string): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-/** A matching exchange as a database returns it. */
-export interface RawThreadHit {
-  threadId: string;
-  channelId: string;
-  title: string;
-  link: string;
-  body: string;
-  updatedAt: number;
-  score: number;
-}
-
-/** The database side: SQLite and PostgreSQL differ only here. */
-export interface ThreadStore {
-  readonly kind: KnowledgeKind;
-  readonly where: string;
-  /** Index one exchange; threads idle since before `cutoff` (epoch ms) lose their old exchanges first. */
-  add(exchange: ThreadExchange, cutoff: number | undefined): Promise<void>;
-  forget(threadId: string): Promise<void>;
-  /** Matching exchanges of the server in threads updated since `cutoff`, best first. */
-  search(guildId: string, terms: string[], limit: number, cutoff: number | undefined): Promise<RawThreadHit[]>;
-  hasThreads(guildId: string, cutoff: number | undefined): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -9,4 +9,7 @@ export const memoryBackend: BackendModule<MemoryTarget, MemoryNative> = {
   openKeyValue: async () => openMemoryBackend(),
   openUsage: (_backend, options) => openMemoryUsage(options),
   openOccurrenceClaims: async () => memoryClaims(),
+  // A private in-memory SQLite database: full-text search needs FTS5, which only a database has.
+  openSearchIndex: async (_target, options) => (await import('../sqlite/search-index.js')).openSqliteIndex(':memory:', options),
+  openThreadStore: async (_target, options) => (await import('../sqlite/threads.js')).openSqliteThreads(':memory:', options),
 };

@@ -2,11 +2,16 @@
 import type { BackendModule } from '../backend-declaration.js';
 import { postgresClaims } from './claims.js';
 import type { PostgresNative, PostgresTarget } from './types.js';
+import { redactUrl } from '../storage-url.js';
 import { openPostgresBackend } from './key-value.js';
+import { openPostgresIndex } from './search-index.js';
+import { openPostgresThreads } from './threads.js';
 import { openPostgresUsage } from './usage.js';
 
 export const postgresBackend: BackendModule<PostgresTarget, PostgresNative> = {
   openKeyValue: (target, options) => openPostgresBackend(target.url, options),
   openUsage: openPostgresUsage,
   openOccurrenceClaims: (backend, namespace) => postgresClaims(backend.native.pool, namespace, backend.where),
+  openSearchIndex: (target, options) => openPostgresIndex(target.url, redactUrl(target.url), options),
+  openThreadStore: (target, options) => openPostgresThreads(target.url, redactUrl(target.url), options),
 };

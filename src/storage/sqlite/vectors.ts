@@ -4,10 +4,10 @@
  * version per collection bumped by every change, which the in-memory VectorCache compares before
  * trusting what it loaded. SQLite cannot compare vectors itself, so nearest() asks the cache.
  */
-import { fromBytes, toBytes } from './embedding/vectors.js';
-import { toLoaded, type VectorCache } from './embedding/vector-cache.js';
-import { parseHeadings, toRawHit, type PassageRow, type StoredPassage, type VectorStore } from './search-index.js';
-import type { SqliteConnection, SqlRunner } from '../storage/sqlite-connection.js';
+import { fromBytes, toBytes } from '../vectors.js';
+import { toLoaded, type VectorCache } from '../vector-cache.js';
+import { parseHeadings, toRawHit, type PassageRow, type StoredPassage, type VectorStore } from '../search-index.js';
+import type { SqliteConnection, SqlRunner } from '../sqlite-connection.js';
 
 /** The vector tables, for the index's schema. */
 export function vectorSchema(p: string): string {

@@ -5,16 +5,13 @@
  * removed, under the Porter stemmer so "installing" finds "install". The same file as KEYV_URL's
  * by default: the index lives in its own tables beside Keyv's.
  */
-import { StorageError } from '../errors.js';
-import { fts5Match } from './query-terms.js';
-import { channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit, type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest } from './search-index.js';
-import { guardedCall } from '../storage/storage-failure.js';
-import { SqliteConnection, type SqlRunner } from '../storage/sqlite-connection.js';
-import { VectorCache } from './embedding/vector-cache.js';
-import { bumpVectors, sqliteVectors, vectorSchema, writeDocumentVectors } from './sqlite-vectors.js';
-
-/** The tokenizer every FTS5 table here uses. */
-export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+import { StorageError } from '../../errors.js';
+import { FTS5_TOKENIZER, fts5Match } from './full-text.js';
+import { channelOfMessageSource, collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit, type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest } from '../search-index.js';
+import { guardedCall } from '../storage-failure.js';
+import { SqliteConnection, type SqlRunner } from '../sqlite-connection.js';
+import { VectorCache } from '../vector-cache.js';
+import { bumpVectors, sqliteVectors, vectorSchema, writeDocumentVectors } from './vectors.js';
 
 const BATCH = 100;
 /** BM25 with the collection key ignored and the title and headings weighing twice the body; FTS5's `rank`. */

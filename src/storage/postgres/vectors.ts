@@ -7,9 +7,9 @@
  * fresh by a version per collection. The choice is made once, when the table is created.
  */
 import type pg from 'pg';
-import { fromPgFloat4Array, toPgvector } from './embedding/vectors.js';
-import { toLoaded, type VectorCache } from './embedding/vector-cache.js';
-import { parseHeadings, toRawHit, type PassageRow, type VectorStore } from './search-index.js';
+import { fromPgFloat4Array, toPgvector } from '../vectors.js';
+import { toLoaded, type VectorCache } from '../vector-cache.js';
+import { parseHeadings, toRawHit, type PassageRow, type VectorStore } from '../search-index.js';
 
 type Query = <T>(sql: string, params?: unknown[], on?: pg.Pool | pg.PoolClient) => Promise<T[]>;
 export type PgVectorKind = 'pgvector' | 'pg-array';

@@ -7,17 +7,18 @@
  * ranked with ts_rank_cd. Writes take a transaction-scoped advisory lock per collection, so the cap
  * check and the write are atomic across every process sharing the database.
  */
-import pg from 'pg';
-import { createAll } from '../storage/postgres-schema.js';
-import { inTransaction } from '../storage/postgres-transaction.js';
-import { websearchText } from './query-terms.js';
-import { VectorCache } from './embedding/vector-cache.js';
-import { bumpPgVectors, insertPgVectors, pgVectorKind, pgVectorSchema, postgresVectors, type PgVectorKind } from './postgres-vectors.js';
-import { collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit, type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest } from './search-index.js';
-import { guardedCall } from '../storage/storage-failure.js';
-
-/** The text search configuration: English stemming and stop words. */
-export const PG_TS_CONFIG = 'english';
+import type pg from 'pg';
+import { createAll } from '../postgres-schema.js';
+import { inTransaction } from '../postgres-transaction.js';
+import {
+  collectionKey, DOCUMENT_COLUMNS, toDocumentInfo, toRawHit,
+  type DocumentRow, type EmbedState, type PassageRow, type SearchIndex, type WriteOutcome, type WriteRequest,
+} from '../search-index.js';
+import { guardedCall } from '../storage-failure.js';
+import { VectorCache } from '../vector-cache.js';
+import { PG_TS_CONFIG, websearchText } from './full-text.js';
+import { indexPool } from './index-pool.js';
+import { bumpPgVectors, insertPgVectors, pgVectorKind, pgVectorSchema, postgresVectors, type PgVectorKind } from './vectors.js';
 
 export interface PostgresIndexOptions {
   prefix: string;
@@ -55,9 +56,7 @@ function schema(p: string): string[] {
 export async function openPostgresIndex(url: string, where: string, options: PostgresIndexOptions): Promise<SearchIndex> {
   const p = options.prefix;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('postgres', where, action, call);
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: options.connectMs, query_timeout: options.queryMs, max: 5 });
-  // An idle connection dropped by a server restart must not become an unhandled 'error' that kills the process.
-  pool.on('error', (error) => options.onBackgroundError(`knowledge base on PostgreSQL at ${where}: ${error.message}`));
+  const pool = indexPool(url, options, (error) => options.onBackgroundError(`knowledge base on PostgreSQL at ${where}: ${error.message}`));
   const query = async <T>(sql: string, params: unknown[] = [], on: pg.Pool | pg.PoolClient = pool) => (await on.query(sql, params)).rows as T[];
 
   let vectorKind: PgVectorKind = 'pg-array';

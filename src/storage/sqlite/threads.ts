@@ -5,11 +5,11 @@
  * another's exchanges; BM25 ranks, with the knowledge base's tokenizer (Porter stemming, no diacritics).
  */
 import { StorageError } from '../../errors.js';
-import { SqliteConnection, type SqlRunner } from '../../storage/sqlite-connection.js';
-import { guardedCall } from '../../storage/storage-failure.js';
-import { FTS5_TOKENIZER } from '../sqlite-index.js';
-import { guildKey } from './thread-search.js';
-import type { RawThreadHit, ThreadExchange, ThreadStore } from './types.js';
+import { SqliteConnection, type SqlRunner } from '../sqlite-connection.js';
+import { guardedCall } from '../storage-failure.js';
+import { FTS5_TOKENIZER } from './full-text.js';
+import { guildKey, type RawThreadHit, type ThreadExchange, type ThreadStore } from '../thread-store.js';
+import { threadMatch } from './full-text.js';
 
 function schema(p: string): string {
   return `
@@ -28,11 +28,6 @@ END;
 CREATE TRIGGER IF NOT EXISTS ${p}thread_exchanges_ad AFTER DELETE ON ${p}thread_exchanges BEGIN
   INSERT INTO ${p}thread_fts (${p}thread_fts, rowid, gkey, body) VALUES ('delete', old.id, old.gkey, old.body);
 END;`;
-}
-
-/** The FTS5 expression: the server's key AND any of the words (each a quoted phrase, never syntax). */
-export function threadMatch(key: string, terms: string[]): string {
-  return `gkey : "${key}" AND body : (${terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ')})`;
 }
 
 /** Open (creating folder, file and tables as needed) the thread store in `file`, or ':memory:'. */

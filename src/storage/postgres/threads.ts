@@ -4,14 +4,13 @@
  * inside the index (as the knowledge base does), matched with websearch_to_tsquery, ranked with
  * ts_rank_cd. Exchanges go with their thread (ON DELETE CASCADE).
  */
-import pg from 'pg';
-import { guardedCall } from '../../storage/storage-failure.js';
-import { PG_TS_CONFIG } from '../postgres-index.js';
-import { websearchText } from '../query-terms.js';
-import { guildKey } from './thread-search.js';
-import type { RawThreadHit, ThreadExchange, ThreadStore } from './types.js';
-import { createAll } from '../../storage/postgres-schema.js';
-import { inTransaction } from '../../storage/postgres-transaction.js';
+import type pg from 'pg';
+import { createAll } from '../postgres-schema.js';
+import { inTransaction } from '../postgres-transaction.js';
+import { guardedCall } from '../storage-failure.js';
+import { guildKey, type RawThreadHit, type ThreadExchange, type ThreadStore } from '../thread-store.js';
+import { PG_TS_CONFIG, websearchText } from './full-text.js';
+import { indexPool } from './index-pool.js';
 
 export interface PostgresThreadsOptions {
   prefix: string;
@@ -38,9 +37,7 @@ function schema(p: string): string[] {
 export async function openPostgresThreads(url: string, where: string, options: PostgresThreadsOptions): Promise<ThreadStore> {
   const p = options.prefix;
   const guard = <T>(action: string, call: () => Promise<T>) => guardedCall('postgres', where, `past-thread ${action}`, call);
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: options.connectMs, query_timeout: options.queryMs, max: 5 });
-  // An idle connection dropped by a server restart must not become an unhandled 'error' that kills the process.
-  pool.on('error', (error) => options.onBackgroundError(`past-thread search on PostgreSQL at ${where}: ${error.message}`));
+  const pool = indexPool(url, options, (error) => options.onBackgroundError(`past-thread search on PostgreSQL at ${where}: ${error.message}`));
   const query = async <T>(sql: string, params: unknown[] = [], on: pg.Pool | pg.PoolClient = pool) => (await on.query(sql, params)).rows as T[];
   try {
     await guard('creating its tables', async () => {

@@ -1,10 +1,32 @@
 /**
- * What a database must do for the knowledge base. `knowledge-base.ts` does the rest (validation,
- * chunking, caps, snippets) once for both index backends, so SQLite and PostgreSQL differ only in SQL.
+ * The knowledge index family: what a database must do for the knowledge base, which each backend folder
+ * that can hold a full-text index implements (with its vectors). src/knowledge/knowledge-base.ts does the
+ * rest (validation, chunking, caps, snippets) once for every backend, so they differ only in SQL.
  */
 import { createHash } from 'node:crypto';
 import { StorageError } from '../errors.js';
-import type { DocumentFormat, DocumentInfo, KnowledgeKind } from './types.js';
+import type { VectorCache } from './vector-cache.js';
+
+/** How a document's content is written. PDF and Word files are read from their bytes (`data`). */
+export type DocumentFormat = 'markdown' | 'text' | 'html' | 'pdf' | 'docx';
+
+/** A stored document. */
+export interface DocumentInfo {
+  /** Short numeric id, unique in the database; `kb remove 12` takes it. */
+  id: string;
+  collection: string;
+  source: string;
+  title: string;
+  link?: string;
+  format: DocumentFormat;
+  /** UTF-8 bytes of the text as added (of a PDF or Word file: of its text); counted against the collection's cap. */
+  bytes: number;
+  passages: number;
+  updatedAt: Date;
+  /** The channel whose members alone may find it (a message's channel); absent: server-wide. */
+  channelId?: string;
+}
+
 
 /** A passage as stored. */
 export interface StoredPassage {
@@ -66,7 +88,8 @@ export interface RawHit {
 
 /** The database side of the knowledge base. */
 export interface SearchIndex {
-  readonly kind: KnowledgeKind;
+  /** The backend's kind, as its folder names it. */
+  readonly kind: string;
   readonly where: string;
   /** The stored document of `source` and its hash, to skip chunking unchanged documents. */
   find(collection: string, source: string): Promise<{ hash: string; document: DocumentInfo; embedState?: EmbedState } | undefined>;
@@ -93,8 +116,8 @@ export interface PendingPassage {
 
 /** Passage vectors: searched by similarity, filled in by the background job, counted for `npm run kb`. */
 export interface VectorStore {
-  /** How they are stored and compared: in SQLite, pgvector, or a PostgreSQL float4[] compared in memory. */
-  readonly kind: 'sqlite' | 'pgvector' | 'pg-array';
+  /** How they are stored and compared, as the backend names it (in the SQLite file, pgvector, a PostgreSQL float4[] compared in memory). */
+  readonly kind: string;
   /** The passages whose `model` vectors are nearest to `vector` (unit length), best first; score is the cosine. */
   nearest(collection: string, model: string, vector: Float32Array, limit: number): Promise<RawHit[]>;
   /** Up to `limit` passages without a `model` vector, oldest first (documents skipped for the budget left out). */
@@ -190,4 +213,25 @@ export function parseHeadings(raw: unknown): string[] {
   } catch {
     return [];
   }
+}
+
+/** How an index (knowledge or past threads) opens on a backend; each backend uses the bounds that apply to it. */
+export interface IndexOpenOptions {
+  /** Table-name prefix, already checked (checkPrefix). */
+  prefix: string;
+  /** SQLite: how long to wait for another process's lock. */
+  busyMs: number;
+  /** A server: connecting, and one query. */
+  connectMs: number;
+  queryMs: number;
+  /** Trouble outside any call (a connection dropped while idle). */
+  onBackgroundError: (message: string) => void;
+}
+
+/** How the knowledge index opens. */
+export interface SearchIndexOptions extends IndexOpenOptions {
+  /** The in-memory vectors of backends that cannot compare vectors themselves. */
+  vectorCache: VectorCache;
+  /** PostgreSQL: `array` keeps vectors in a real[] column even where pgvector exists (tests of the fallback). */
+  vectorColumn?: 'auto' | 'array';
 }
