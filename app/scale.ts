@@ -10,6 +10,7 @@ import { describeError } from '../src/errors.js';
 import type { ReadinessCheck } from '../src/ops/health-server.js';
 import type { RunTracer } from '../src/ops/run-tracer.js';
 import { openIdentifyLock, sharedIdentifyThrottler, type IdentifyLock } from '../src/state/identify-lock.js';
+import { supportsOf } from '../src/storage/registry.js';
 
 export interface ScaleParts {
   client: Pick<ClientOptions, 'rest' | 'ws'>;
@@ -36,7 +37,7 @@ export async function scaleParts(config: Config, tracer?: RunTracer): Promise<Sc
 
   let lock: IdentifyLock | undefined;
   let ws: ClientOptions['ws'];
-  const shared = /^(rediss?|postgres(ql)?):/i.test(config.storage.keyvUrl);
+  const shared = supportsOf(config.storage.keyvUrl)?.identifyLock === true;
   if (config.ops.shard && shared) {
     lock = await openIdentifyLock(config.storage.keyvUrl, botIdOf(config.discord!.token));
     const held = lock;

@@ -11,7 +11,7 @@ import { DEFAULT_RUN, STEP_LIMIT } from './agent/run-defaults.js';
 import { parseModelPrices, priceTable, type PriceTable } from './state/usage/model-prices.js';
 import type { UsageLimits } from './state/usage/types.js';
 import { parseMcpServers, type McpServerConfig } from './mcp/server-config.js';
-import { parseStorageUrl } from './storage/registry.js';
+import { backendFor, noKnowledgeText, schemesText, storageFolders, supportsOf } from './storage/registry.js';
 
 export interface ModelConfig {
   apiKey: string;
@@ -332,9 +332,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     historyTokenBudget: read.int('HISTORY_TOKEN_BUDGET', 8_000, 500),
     memoryTokenBudget: read.int('MEMORY_TOKEN_BUDGET', 600, 50, 20_000),
   };
-  if (!/^(sqlite|redis|rediss|postgres|postgresql|memory):/.test(storage.keyvUrl)) {
-    problems.push('KEYV_URL must start with sqlite://, redis://, rediss://, postgres:// or memory:.');
-  }
+  if (!backendFor(storage.keyvUrl)) problems.push(`KEYV_URL must start with ${schemesText()}.`);
 
   let prices = priceTable();
   const pricesJson = read.string('MODEL_PRICES');
@@ -362,11 +360,13 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     graceMinutes: read.int('SCHEDULE_GRACE_MINUTES', 60, 0, 10_080),
   };
   const knowledgeUrl = read.string('KNOWLEDGE_URL');
-  if (knowledgeUrl !== undefined && !/^(sqlite|postgres|postgresql|memory):/i.test(knowledgeUrl)) {
-    problems.push('KNOWLEDGE_URL must start with sqlite://, postgres:// or memory: (Redis has no full-text search).');
+  if (knowledgeUrl !== undefined && supportsOf(knowledgeUrl)?.knowledge !== true) {
+    problems.push(`KNOWLEDGE_URL must start with ${schemesText('knowledge')} (${noKnowledgeText()}).`);
   }
+  // Off (undefined) only when KEYV_URL's backend says it cannot hold the index; an unknown KEYV_URL is reported above.
+  const keyvKnowledge = supportsOf(storage.keyvUrl)?.knowledge;
   const knowledge: KnowledgeConfig = {
-    url: knowledgeUrl ?? (/^(rediss?):/i.test(storage.keyvUrl) ? undefined : storage.keyvUrl),
+    url: knowledgeUrl ?? (keyvKnowledge !== undefined && keyvKnowledge !== true ? undefined : storage.keyvUrl),
     maxFileBytes: read.int('KNOWLEDGE_MAX_FILE_BYTES', 1_000_000, 1_000, 1_000_000_000),
     maxBytes: read.int('KNOWLEDGE_MAX_BYTES', 50_000_000, 1_000, Number.MAX_SAFE_INTEGER),
     maxUploadBytes: read.int('KNOWLEDGE_MAX_UPLOAD_BYTES', 10_000_000, 1_000, 1_000_000_000),
@@ -482,8 +482,7 @@ function hiddenPaths(options: LoadOptions, secretFiles: string[], serversFile: s
   if (serversFile) paths.push(path.resolve(serversFile));
   for (const url of storageUrls) {
     try {
-      const target = url ? parseStorageUrl(url, process.cwd(), 'KEYV_URL') : undefined;
-      if (target?.kind === 'sqlite') paths.push(path.dirname(target.file));
+      if (url) paths.push(...storageFolders(url, process.cwd(), 'KEYV_URL'));
     } catch {
       /* a bad storage URL is reported with the other problems */
     }
@@ -551,12 +550,11 @@ function readOps(read: EnvReader, env: Env, keyvUrl: string, problems: string[])
     }
   }
   readScale(read, ops, problems);
-  const local = /^(sqlite|memory):/i.exec(keyvUrl)?.[1]?.toLowerCase();
-  if (ops.shards !== undefined && local) {
-    const why = local === 'memory' ? 'memory: lives and dies inside one process' : 'a SQLite file belongs to one machine';
+  const sharing = supportsOf(keyvUrl)?.sharing;
+  if (ops.shards !== undefined && sharing !== undefined && sharing !== true) {
     problems.push(
       `SHARDS runs one process per shard, and the shards share threads, tool rules and limits through KEYV_URL: ` +
-        `set KEYV_URL to redis://… or postgres://… (${why}).`,
+        `set KEYV_URL to ${schemesText('shared', { firstOnly: true, after: '…' })} (${sharing.why}).`,
     );
   }
   const lastPort = (healthPort ?? 0) + (typeof ops.shards === 'number' ? ops.shards - 1 : 0);

@@ -7,6 +7,7 @@
  * line there.
  */
 import type { KeyValueBackend, NativeShape, OpenOptions } from './key-value.js';
+import type { IdentifyLock } from './identify-lock.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
 import type { IndexOpenOptions, SearchIndex, SearchIndexOptions } from './search-index.js';
 import type { ThreadStore } from './thread-store.js';
@@ -68,4 +69,6 @@ export interface BackendModule<T extends TargetShape = TargetShape, N extends Na
   openSearchIndex?(target: T, options: SearchIndexOptions): Promise<SearchIndex>;
   /** The past-thread index: present exactly when the declaration supports `knowledge`. */
   openThreadStore?(target: T, options: IndexOpenOptions): Promise<ThreadStore>;
+  /** The shards' identify lock for bot `name`: present exactly when the declaration supports `identifyLock`. */
+  openIdentifyLock?(target: T, name: string): Promise<IdentifyLock>;
 }

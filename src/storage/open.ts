@@ -5,6 +5,7 @@
  */
 import { StorageError } from '../errors.js';
 import type { BackendDeclaration, BackendModule } from './backend-declaration.js';
+import type { IdentifyLock } from './identify-lock.js';
 import type { OpenOptions } from './key-value.js';
 import type { OccurrenceClaims } from './occurrence-claims.js';
 import { backendFor, backendOf, examplesText, schemesText, type Backend } from './registry.js';
@@ -49,7 +50,7 @@ export async function openSearchIndex(url: string, baseDir: string, options: Sea
     throw new StorageError(`The knowledge base cannot live in ${declared.label} (${declared.supports.knowledge.why}): set KNOWLEDGE_URL to ${examplesText('knowledge')}.`);
   }
   const target = declared.target(url, baseDir, 'KNOWLEDGE_URL');
-  return (await indexer(declared, 'openSearchIndex'))(target, options);
+  return (await opener(declared, 'openSearchIndex'))(target, options);
 }
 
 /** The past-thread index in the knowledge index's database (KNOWLEDGE_URL). Throws StorageError when it cannot live there. */
@@ -59,13 +60,25 @@ export async function openThreadStore(url: string, baseDir: string, options: Ind
     throw new StorageError(`Past-thread search needs a full-text index: "${redactUrl(url)}" is not a ${schemesText('knowledge')} URL.`);
   }
   const target = declared.target(url, baseDir, 'KNOWLEDGE_URL');
-  return (await indexer(declared, 'openThreadStore'))(target, options);
+  return (await opener(declared, 'openThreadStore'))(target, options);
 }
 
-/** A backend's index opener, which its declaration promised by supporting `knowledge`. */
-async function indexer<K extends 'openSearchIndex' | 'openThreadStore'>(declared: BackendDeclaration, name: K): Promise<NonNullable<BackendModule[K]>> {
+/**
+ * The identify lock (a bucket's turn to log in) on the store at `url`, for bot `name` (its user id, which
+ * tells bots apart that share a server). Only a backend every host shares has one (`identifyLock`).
+ */
+export async function openIdentifyLock(url: string, name: string): Promise<IdentifyLock> {
+  const declared = backendFor(url);
+  if (declared?.supports.identifyLock !== true) {
+    throw new StorageError(`The shards' identify lock needs storage every host shares: "${redactUrl(url)}" is not a ${schemesText('identifyLock')} URL.`);
+  }
+  return (await opener(declared, 'openIdentifyLock'))(declared.target(url, process.cwd(), 'KEYV_URL'), name);
+}
+
+/** A backend's optional opener, which its declaration promised (supporting `knowledge` or `identifyLock`). */
+async function opener<K extends 'openSearchIndex' | 'openThreadStore' | 'openIdentifyLock'>(declared: BackendDeclaration, name: K): Promise<NonNullable<BackendModule[K]>> {
   const module = await declared.load();
   const open = module[name];
-  if (!open) throw new StorageError(`The ${declared.label} backend declares full-text search but has no ${name}: its folder and its declaration disagree.`);
+  if (!open) throw new StorageError(`The ${declared.label} backend's declaration promises ${name}, but its folder has none: the two disagree.`);
   return open.bind(module) as NonNullable<BackendModule[K]>;
 }

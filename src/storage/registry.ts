@@ -55,20 +55,37 @@ export function supportsOf(url: string): BackendSupports | undefined {
   return backendFor(url)?.supports;
 }
 
+/**
+ * The folders on this machine the data at `url` lives in (a sandboxed MCP server must not see them):
+ * none for a server or an unknown scheme. Throws StorageError when its backend cannot read the URL.
+ */
+export function storageFolders(url: string, baseDir: string, setting: string): string[] {
+  const declared = backendFor(url);
+  return declared ? declared.folders(declared.target(url, baseDir, setting)) : [];
+}
+
 /** Which backends a message lists: all, or those with an ability. */
-export type Which = 'all' | 'shared' | 'knowledge';
+export type Which = 'all' | 'shared' | 'knowledge' | 'identifyLock';
 
 const chosen = (which: Which) =>
-  BACKENDS.filter((b) => which === 'all' || (which === 'shared' ? b.supports.sharing === true : b.supports.knowledge === true));
+  BACKENDS.filter((b) => {
+    if (which === 'all') return true;
+    if (which === 'shared') return b.supports.sharing === true;
+    return which === 'knowledge' ? b.supports.knowledge === true : b.supports.identifyLock;
+  });
 
 /** "a, b or c". */
 function oneOf(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
-/** How the chosen backends' URLs begin, for messages: "sqlite://, redis://, rediss://, postgres:// or memory:". */
-export function schemesText(which: Which = 'all', after = ''): string {
-  return oneOf(chosen(which).flatMap((b) => b.spelled.map((s) => `${s}${after}`)));
+/**
+ * How the chosen backends' URLs begin, for messages: "sqlite://, redis://, rediss://, postgres:// or
+ * memory:"; with `firstOnly`, one spelling each ("redis://… or postgres://…" with `after` "…").
+ */
+export function schemesText(which: Which = 'all', options: { firstOnly?: boolean; after?: string } = {}): string {
+  const spelled = chosen(which).flatMap((b) => (options.firstOnly ? b.spelled.slice(0, 1) : b.spelled));
+  return oneOf(spelled.map((s) => `${s}${options.after ?? ''}`));
 }
 
 /** A URL of each chosen backend, for messages: "sqlite://data/threadwise.sqlite, redis://host:6379, ...". */

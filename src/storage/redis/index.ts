@@ -2,6 +2,7 @@
 import type { BackendModule } from '../backend-declaration.js';
 import { redisClaims } from './claims.js';
 import type { RedisNative, RedisTarget } from './types.js';
+import { openRedisIdentifyLock } from './identify-lock.js';
 import { openRedisBackend } from './key-value.js';
 import { openRedisUsage } from './usage.js';
 
@@ -9,4 +10,5 @@ export const redisBackend: BackendModule<RedisTarget, RedisNative> = {
   openKeyValue: (target, options) => openRedisBackend(target.url, options),
   openUsage: openRedisUsage,
   openOccurrenceClaims: async (backend, namespace) => redisClaims(backend.native.client, namespace, backend.where, backend.native.commandMs),
+  openIdentifyLock: (target, name) => openRedisIdentifyLock(target.url, name),
 };
