@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BACKENDS } from '../src/storage/registry.js';
+import { folderChains, namedKinds, valueImportsOf } from './architecture/value-imports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -165,10 +167,6 @@ describe('homes for shared parts', () => {
     expect(importers((t) => t === '@keyv/sqlite')).toEqual(['src/storage/sqlite/key-value.ts']);
   });
 
-  it('storage URL schemes are declared only by their backend folders (src/storage/<kind>/declaration.ts)', () => {
-    expect(mentioning(/['"](rediss|postgresql)['"]/).sort()).toEqual(['src/storage/postgres/declaration.ts', 'src/storage/redis/declaration.ts']);
-  });
-
   it('the network client lives in src/net/: nothing else opens sockets, resolves names or makes HTTP requests', () => {
     const raw = (t: string) => /^(node:)?(net|dns|http|https|tls)$/.test(t) || t === 'undici';
     // The health endpoints and the REST proxy serve HTTP (node:http); they fetch nothing on a model's or a member's say-so.
@@ -265,6 +263,75 @@ function turnStartersBesidesThePipeline(files: readonly string[]): string[] {
     .filter((file) => file !== 'src/discord/turn/pipeline.ts')
     .flatMap((file) => namedImportsOf(file).filter((i) => steps.some((s) => s.name === i.name && s.from === i.from)).map((i) => `${file} imports ${i.name}`));
 }
+
+describe('folders', () => {
+  const valueGraph = (dynamic: boolean) => {
+    const files = ['app', 'commands', 'src', 'tools'].flatMap(sourceFiles);
+    const known = new Set(files);
+    return new Map(files.map((file) => [file, valueImportsOf(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), { dynamic }).filter((t) => known.has(t))]));
+  };
+
+  it('finds a chain that leaves a folder and comes back (the checker itself works)', () => {
+    expect(folderChains(new Map([['a/x.ts', ['b/y.ts']], ['b/y.ts', ['a/z.ts']], ['a/z.ts', []]]))).toEqual(['a: a/x.ts → b/y.ts → a/z.ts']);
+    expect(folderChains(new Map([['a/x.ts', ['a/b/y.ts', 'c/z.ts']], ['a/b/y.ts', ['c/z.ts']], ['c/z.ts', []]]))).toEqual([]);
+    expect(valueImportsOf('src/a.ts', "import type { A } from './b.js';\nimport { type C } from './c.js';\nconst d = () => import('./d.js');", { dynamic: true })).toEqual(['src/c.ts', 'src/d.ts']);
+  });
+
+  it('no chain of value imports leaves a folder and comes back into it (type-only imports aside)', () => {
+    // Three imports that closed such chains before this rule, outside storage: the composition reaching
+    // into tools/ from src/core.ts, the document parser's worker reaching back into tools/, and
+    // src/discord/members.ts using posting/. Each is a folder to untangle, not a pattern to copy.
+    const KNOWN = new Set(['src/core.ts → tools/index.ts', 'src/knowledge/parse/document-parser.ts → tools/calculator/worker-entry.ts', 'src/discord/members.ts → src/discord/posting/split-message.ts']);
+    const graph = new Map([...valueGraph(true)].map(([file, targets]) => [file, targets.filter((t) => !KNOWN.has(`${file} → ${t}`))]));
+    expect(folderChains(graph)).toEqual([]);
+  });
+
+  it('a backend\'s driver loads only when a store opens on it: no entry point imports one before', () => {
+    const DRIVER = /^(pg|sqlite3|redis|@keyv\/(sqlite|redis|postgres)|rate-limiter-flexible)$/;
+    const graph = valueGraph(false);
+    const loaded = new Set<string>();
+    const walk = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const target of graph.get(file) ?? []) walk(target);
+    };
+    ['app/main.ts', 'app/deploy-commands.ts', 'app/rest-proxy-main.ts', 'src/cli/ask.ts', 'src/cli/kb.ts', 'src/cli/mcp.ts'].forEach(walk);
+    const drivers = [...loaded].flatMap((file) =>
+      valueImportsOf(file, fs.readFileSync(path.join(ROOT, file), 'utf8'), { dynamic: false }).filter((t) => DRIVER.test(t)).map((t) => `${file} loads ${t}`));
+    expect(drivers).toEqual([]);
+  });
+});
+
+describe('storage', () => {
+  const words = new Map(BACKENDS.flatMap((b) => [[b.kind, b.kind], ...b.schemes.map((s) => [s, b.kind] as const)] as const));
+  // "memory" also names member memory: a bare 'memory' is a kind only where it decides one.
+  const ordinary = new Set(['memory']);
+
+  it('finds the kinds a piece of code names (the checker itself works)', () => {
+    const named = (code: string) => [...namedKinds(code, words, ordinary)].sort();
+    expect(named("if (target.kind === 'redis') x(); // or 'sqlite'")).toEqual(['redis']);
+    expect(named("const local = /^(sqlite|memory):/i.test(url); const s = /^rediss?:/i;")).toEqual(['memory', 'redis', 'sqlite']);
+    expect(named("if (sub === 'memory') setName('memory'); const url = 'sqlite://data/x.sqlite';")).toEqual([]);
+  });
+
+  it('the storage kinds are named in one module: the registry lists the backend folders, and each folder names only its own kind', () => {
+    const offenders = productionFiles().flatMap((file) => {
+      if (file === 'src/storage/registry.ts') return [];
+      const own = /^src\/storage\/([^/]+)\//.exec(file)?.[1];
+      return [...namedKinds(fs.readFileSync(path.join(ROOT, file), 'utf8'), words, ordinary)].filter((kind) => kind !== own).map((kind) => `${file} names ${kind}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('the storage helpers have one home each: transactions, the SQLite first open, table-creation races, the Redis call bound', () => {
+    expect(mentioning(/\.query\(\s*['"`]BEGIN/)).toEqual(['src/storage/postgres-transaction.ts']);
+    // The Keyv adapter's own connection sets WAL through its setup statements; every other open, here.
+    expect(mentioning(/journal_mode/).sort()).toEqual(['src/storage/sqlite-connection.ts', 'src/storage/sqlite/log-statements.ts']);
+    expect(mentioning(/\bmkdir\b/).filter((file) => inside(file, 'src/storage', 'src/state', 'src/knowledge'))).toEqual(['src/storage/sqlite-connection.ts']);
+    expect(mentioning(/23505|42P07/)).toEqual(['src/storage/postgres-schema.ts']);
+    expect(mentioning(/function withTimeout\b/)).toEqual(['src/storage/redis/with-timeout.ts']);
+  });
+});
 
 describe('the Discord side has one spine', () => {
   it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, its claim or the follow-up batches', () => {
