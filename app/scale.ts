@@ -2,7 +2,8 @@
  * What running past one process adds to a bot process: its REST calls sent through the bot's one
  * REST proxy (DISCORD_REST_PROXY, which the shard manager sets for its shards when it runs the proxy
  * itself), traced when traces are on, and, in a shard, logins spaced with every other host's through
- * the shared store (src/state/identify-lock.ts). Plus the proxy's health for `/readyz`.
+ * the shared store, when its backend declares an identify lock (src/state/identify-lock.ts). Plus the
+ * proxy's health for `/readyz`.
  */
 import { DefaultRestOptions, type ClientOptions } from 'discord.js';
 import type { Config } from '../src/config.js';

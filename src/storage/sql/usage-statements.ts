@@ -9,7 +9,7 @@ import { TOTAL_FIELDS, totalsFrom, type ClaimSpec, type Committed, type CounterK
 
 /** Where the limiter keeps its rows, beside the Keyv table. */
 export const USAGE_TABLE = 'threadwise_usage';
-/** One row per admitted run: its concurrency lease and the tokens set aside for it (see counter-store.ts). */
+/** One row per admitted run: its concurrency lease and the tokens set aside for it (see ../usage-store.ts). */
 export const CLAIM_TABLE = 'threadwise_usage_claims';
 /** The table rate-limiter-flexible keeps its hourly windows in. */
 export const WINDOW_TABLE = 'threadwise_run_windows';
