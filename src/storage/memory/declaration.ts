@@ -6,6 +6,7 @@
 import type { BackendDeclaration } from '../backend-declaration.js';
 import type { MemoryNative, MemoryTarget } from './types.js';
 
+/** The `memory:` backend's declaration, listed in the registry. */
 export const memory: BackendDeclaration<MemoryTarget, MemoryNative> = {
   kind: 'memory',
   label: 'memory',

@@ -5,6 +5,7 @@ import type { MemoryNative, MemoryTarget } from './types.js';
 import { openMemoryBackend } from './key-value.js';
 import { openMemoryUsage } from './usage.js';
 
+/** What `memory:` opens, loaded by its declaration on demand. */
 export const memoryBackend: BackendModule<MemoryTarget, MemoryNative> = {
   openKeyValue: async () => openMemoryBackend(),
   openUsage: (_backend, options) => openMemoryUsage(options),

@@ -4,6 +4,7 @@ import { runWindowOver, windowOptions } from '../run-window.js';
 import type { UsageStoreOptions, UsageStores } from '../usage-store.js';
 import { memoryCounters } from './counters.js';
 
+/** The counters and window of one process, empty. */
 export async function openMemoryUsage(options: UsageStoreOptions): Promise<UsageStores> {
   return {
     counters: memoryCounters(),

@@ -6,6 +6,7 @@
 import type { BackendDeclaration } from '../backend-declaration.js';
 import type { PostgresNative, PostgresTarget } from './types.js';
 
+/** The PostgreSQL backend's declaration, listed in the registry. */
 export const postgres: BackendDeclaration<PostgresTarget, PostgresNative> = {
   kind: 'postgres',
   label: 'PostgreSQL',

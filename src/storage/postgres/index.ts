@@ -9,6 +9,7 @@ import { openPostgresIndex } from './search-index.js';
 import { openPostgresThreads } from './threads.js';
 import { openPostgresUsage } from './usage.js';
 
+/** What PostgreSQL opens, loaded by its declaration on demand. */
 export const postgresBackend: BackendModule<PostgresTarget, PostgresNative> = {
   openKeyValue: (target, options) => openPostgresBackend(target.url, options),
   openUsage: openPostgresUsage,

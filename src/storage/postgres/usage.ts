@@ -8,6 +8,7 @@ import type { UsageStoreOptions, UsageStores } from '../usage-store.js';
 import { postgresCounters } from './counters.js';
 import type { PostgresNative } from './types.js';
 
+/** The counters and window over `backend`'s pool, their tables created if needed (nothing of their own to close). */
 export async function openPostgresUsage(backend: KeyValueBackend<PostgresNative>, options: UsageStoreOptions): Promise<UsageStores> {
   const { pool } = backend.native;
   const counters = await postgresCounters(pool, options.namespace, backend.where);

@@ -6,6 +6,7 @@
 import type { BackendDeclaration } from '../backend-declaration.js';
 import type { RedisNative, RedisTarget } from './types.js';
 
+/** The Redis backend's declaration, listed in the registry. */
 export const redis: BackendDeclaration<RedisTarget, RedisNative> = {
   kind: 'redis',
   label: 'Redis',

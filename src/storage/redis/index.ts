@@ -6,6 +6,7 @@ import { openRedisIdentifyLock } from './identify-lock.js';
 import { openRedisBackend } from './key-value.js';
 import { openRedisUsage } from './usage.js';
 
+/** What Redis opens (no knowledge index: it has no full-text search), loaded by its declaration on demand. */
 export const redisBackend: BackendModule<RedisTarget, RedisNative> = {
   openKeyValue: (target, options) => openRedisBackend(target.url, options),
   openUsage: openRedisUsage,

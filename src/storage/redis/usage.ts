@@ -6,6 +6,7 @@ import type { UsageStoreOptions, UsageStores } from '../usage-store.js';
 import { redisCounters } from './counters.js';
 import type { RedisNative } from './types.js';
 
+/** The counters and window over `backend`'s client (nothing of their own to close). */
 export async function openRedisUsage(backend: KeyValueBackend<RedisNative>, options: UsageStoreOptions): Promise<UsageStores> {
   const { client, commandMs } = backend.native;
   return {

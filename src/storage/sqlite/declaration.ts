@@ -16,6 +16,7 @@ export function sqliteFile(url: string, baseDir: string, setting = 'KEYV_URL'): 
   return path.resolve(baseDir, file);
 }
 
+/** The SQLite backend's declaration, listed in the registry. */
 export const sqlite: BackendDeclaration<SqliteTarget, SqliteNative> = {
   kind: 'sqlite',
   label: 'SQLite',

@@ -7,6 +7,7 @@ import { openSqliteIndex } from './search-index.js';
 import { openSqliteThreads } from './threads.js';
 import { openSqliteUsage } from './usage.js';
 
+/** What SQLite opens, loaded by its declaration on demand. */
 export const sqliteBackend: BackendModule<SqliteTarget, SqliteNative> = {
   openKeyValue: (target, options) => openSqliteBackend(target.file, options),
   openUsage: openSqliteUsage,

@@ -12,6 +12,7 @@ import type { UsageStoreOptions, UsageStores } from '../usage-store.js';
 import { sqliteCounters } from './counters.js';
 import type { SqliteNative } from './types.js';
 
+/** The counters and window on a connection of their own to `backend`'s file, their tables created if needed. */
 export async function openSqliteUsage(backend: KeyValueBackend<SqliteNative>, options: UsageStoreOptions): Promise<UsageStores> {
   const { file, busyMs } = backend.native;
   const conn = await guarded('sqlite', backend.where, 'usage connection', () => SqliteConnection.open(file, { busyMs, synchronousNormal: true }));
