@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'discord.js';
 import type { FakeMessage } from '../fake-discord/index.js';
 import { command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
-import { openBackend } from '../../src/state/backends/open-backend.js';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../src/state/backends/backend.js';
+import { openBackend } from '../../src/storage/open.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
+import type { Backend } from '../../src/storage/registry.js';
 import type { WaitingTurnRecord } from '../../src/state/index.js';
 import { buttonsOf, sleep } from './waiting.js';
 
