@@ -7,6 +7,7 @@ import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import type { ToolDefinition } from '../src/agent/tool.js';
 import { roleIdsOf, ruleChannel } from '../src/discord/members.js';
 import type { AccessScope, RuleTarget } from '../src/policy/index.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 /** Channel kinds a rule or setting can name. Threads are left out: rules apply to their parent. */
 export const RULE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildForum, ChannelType.GuildCategory] as const;
@@ -23,7 +24,7 @@ export function toolOption(interaction: ChatInputCommandInteraction, tools: read
   const names = tools.map((t) => t.name);
   const found = names.find((n) => n === typed) ?? names.find((n) => n.toLowerCase() === typed.toLowerCase());
   if (found) return found;
-  const shown = typed.length > 50 ? `${typed.slice(0, 50)}…` : typed;
+  const shown = typed.length > TEXT_CAPS.typedTool ? `${typed.slice(0, TEXT_CAPS.typedTool)}…` : typed;
   throw new OptionProblem(`There is no tool named \`${shown.replace(/`/g, 'ˋ')}\`. Valid tools: ${names.map((n) => `\`${n}\``).join(', ')}. Nothing was changed.`);
 }
 

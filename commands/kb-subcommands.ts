@@ -6,7 +6,7 @@
 import { escapeMarkdown, type ChatInputCommandInteraction, type CommandInteraction } from 'discord.js';
 import { channelViewer } from '../src/discord/posting/permissions.js';
 import type { KnowledgeServices } from '../src/discord/services.js';
-import { fitMessage } from '../src/discord/posting/split-message.js';
+import { CHOICE_LIMIT, fitMessage } from '../src/discord/posting/split-message.js';
 import { NO_MENTIONS } from '../src/discord/members.js';
 import { formatBytes, type AddResult, type DocumentInfo, type DocumentInput } from '../src/knowledge/index.js';
 import { OptionProblem } from './command-options.js';
@@ -171,6 +171,6 @@ export async function documentChoices(knowledge: KnowledgeServices, guildId: str
     .slice(0, 25)
     .map((d) => {
       const name = `#${d.id} ${d.title.replace(/\s+/g, ' ')}`;
-      return { name: name.length > 100 ? `${name.slice(0, 99)}…` : name, value: d.id };
+      return { name: fitMessage(name, CHOICE_LIMIT), value: d.id };
     });
 }

@@ -5,11 +5,12 @@
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MemorySettings } from '../src/policy/index.js';
 import type { MemoryEntry, MemoryLimits } from '../src/state/index.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 const LIMIT = 1_900;
 
 /** `#id text…` in a few words, for autocomplete and lists. */
-export function entryLabel(entry: MemoryEntry, chars = 80): string {
+export function entryLabel(entry: MemoryEntry, chars: number = TEXT_CAPS.noteLabel): string {
   const text = [...entry.text].length > chars ? `${[...entry.text].slice(0, chars - 1).join('')}…` : entry.text;
   return `#${entry.id} ${text}`;
 }
@@ -24,7 +25,7 @@ export function notesList(entries: readonly MemoryEntry[], limits: MemoryLimits,
   let used = head.length + foot.length + 60;
   const newest = [...entries].reverse();
   for (const [i, entry] of newest.entries()) {
-    const line = `• \`#${entry.id}\` ${entry.shared ? '🔓 ' : ''}${escapeDisplayName(entry.text, 300)} · ${new Date(entry.at).toISOString().slice(0, 10)}${entry.how === 'approved' ? ', approved by you' : ''}`;
+    const line = `• \`#${entry.id}\` ${entry.shared ? '🔓 ' : ''}${escapeDisplayName(entry.text, TEXT_CAPS.memoryNote)} · ${new Date(entry.at).toISOString().slice(0, 10)}${entry.how === 'approved' ? ', approved by you' : ''}`;
     if (used + line.length + 1 > LIMIT) {
       lines.push(`…and ${newest.length - i} older: \`/memory export\` has them all.`);
       break;

@@ -13,6 +13,8 @@ import { displayNameOf, scopeOf, NO_MENTIONS } from '../src/discord/members.js';
 import type { BotServices } from '../src/discord/services.js';
 import { describeError } from '../src/errors.js';
 import { entryLabel, notesExport, notesList } from './memory-text.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
+import { CHOICE_LIMIT } from '../src/discord/posting/split-message.js';
 
 const PREFIX = 'memory:';
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
@@ -35,7 +37,7 @@ async function run(interaction: GuildCommand, ctx: BotServices): Promise<{ conte
     case 'forget': {
       const id = idOf(interaction.options.getString('entry', true));
       const gone = await store.forget(guildId, me, id);
-      return { content: gone ? `🗑️ Forgotten: ${entryLabel(gone, 200)}` : `You have no note \`#${id.slice(0, 20)}\` in this server. \`/memory show\` lists yours with their ids.` };
+      return { content: gone ? `🗑️ Forgotten: ${entryLabel(gone, TEXT_CAPS.noteQuoted)}` : `You have no note \`#${id.slice(0, TEXT_CAPS.typedId)}\` in this server. \`/memory show\` lists yours with their ids.` };
     }
     case 'clear': {
       const count = (await store.list(guildId, me)).length;
@@ -57,9 +59,9 @@ async function run(interaction: GuildCommand, ctx: BotServices): Promise<{ conte
       }
       const id = idOf(typed);
       const entry = (await store.list(guildId, me)).find((e) => e.id === id);
-      if (!entry) return { content: `You have no note \`#${id.slice(0, 20)}\` in this server. \`/memory show\` lists yours with their ids.` };
+      if (!entry) return { content: `You have no note \`#${id.slice(0, TEXT_CAPS.typedId)}\` in this server. \`/memory show\` lists yours with their ids.` };
       await store.share(guildId, me, on, id);
-      return { content: `${on ? '🔓 Shared' : '🔒 Private'}: ${entryLabel(entry, 200)}` };
+      return { content: `${on ? '🔓 Shared' : '🔒 Private'}: ${entryLabel(entry, TEXT_CAPS.noteQuoted)}` };
     }
     default: {
       const entries = await store.list(guildId, me);
@@ -107,7 +109,7 @@ export const memory: Command = {
     const typed = interaction.options.getFocused().trim().toLowerCase().replace(/^#/, '');
     const entries = await ctx.turns.memory.store.list(interaction.guildId, interaction.user.id).catch(() => []);
     const matching = [...entries].reverse().filter((e) => e.id.startsWith(typed) || e.text.toLowerCase().includes(typed)).slice(0, 25);
-    await interaction.respond(matching.map((e) => ({ name: entryLabel(e, 90), value: e.id })));
+    await interaction.respond(matching.map((e) => ({ name: entryLabel(e, CHOICE_LIMIT - 10), value: e.id })));
   },
 
   buttons: {

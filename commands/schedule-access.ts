@@ -10,6 +10,7 @@ import { rightRefusal } from '../src/discord/text/schedule-text.js';
 import { scheduleRightProblem } from '../src/policy/index.js';
 import type { Schedule } from '../src/state/index.js';
 import { OptionProblem } from './command-options.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 export type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 export type ScheduleCommandServices = Pick<BotServices, 'schedules' | 'rules' | 'runtime' | 'turns'>;
@@ -31,7 +32,7 @@ export async function requireRight(interaction: GuildCommand, services: Schedule
 export async function chosenSchedule(interaction: GuildCommand, services: ScheduleCommandServices): Promise<Schedule> {
   const id = interaction.options.getString('schedule', true).trim().toLowerCase();
   const found = (await services.schedules.store.list(interaction.guildId)).find((s) => s.id === id);
-  if (!found) throw new OptionProblem(`There is no scheduled question \`${id.replace(/`/g, 'ˋ').slice(0, 16)}\` in this server: \`/schedule list\` shows them. Nothing was changed.`);
+  if (!found) throw new OptionProblem(`There is no scheduled question \`${id.replace(/`/g, 'ˋ').slice(0, TEXT_CAPS.typedScheduleId)}\` in this server: \`/schedule list\` shows them. Nothing was changed.`);
   if (found.ownerId !== interaction.user.id && !isModerator(interaction)) {
     throw new OptionProblem(`Scheduled question \`${found.id}\` is <@${found.ownerId}>'s: only its owner or a moderator (Manage Server) may change or run it. Nothing was changed.`);
   }

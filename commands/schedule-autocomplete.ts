@@ -7,9 +7,10 @@ import type { BotServices } from '../src/discord/services.js';
 import { localTime, questionPreview } from '../src/discord/text/schedule-text.js';
 import { PermissionFlagsBits } from 'discord.js';
 import { parseWhen, recurrence } from '../src/schedules/index.js';
+import { CHOICE_LIMIT } from '../src/discord/posting/split-message.js';
 
 const EXAMPLES = ['every weekday at 09:00 Europe/Paris', 'every 2 hours', 'daily 18:00 UTC', 'mondays 8:30 America/New_York', 'every 30 minutes', '0 9 * * 1-5 Europe/Paris'];
-const cut = (text: string, max = 100) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const cut = (text: string, max = CHOICE_LIMIT) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 export async function completeWhen(interaction: AutocompleteInteraction, services: Pick<BotServices, 'schedules'>, typed: string): Promise<void> {
   const text = typed.trim();

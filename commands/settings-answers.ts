@@ -10,6 +10,7 @@ import { ANSWER_MODES, answerMode, type AnswerMode, type SettingSource } from '.
 import { ANSWER_WORDS } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type AnswerServices = { rules: Pick<RuleServices, 'setAnswers'>; runtime: Pick<Runtime, 'logger' | 'messageContent'> };
@@ -27,7 +28,7 @@ export function answersSubcommand(s: SlashCommandSubcommandBuilder): SlashComman
 
 export async function setAnswers(interaction: GuildCommand, ctx: AnswerServices): Promise<string> {
   const mode = interaction.options.getString('mode', true);
-  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use mention, always, off or default. Nothing was changed.`);
+  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) throw new OptionProblem(`Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use mention, always, off or default. Nothing was changed.`);
   if (mode === 'always' && !ctx.runtime.messageContent) {
     throw new OptionProblem('I cannot answer every message: I run without the Message Content intent, so I only see messages that mention me. The bot\'s operator can turn it on (the Discord developer portal, then DISCORD_MESSAGE_CONTENT=true). Nothing was changed.');
   }

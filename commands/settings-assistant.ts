@@ -12,6 +12,7 @@ import { PERSONA_MAX_CHARS } from '../src/state/index.js';
 import type { SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type AssistantServices = { rules: Pick<RuleServices, 'setModel' | 'setPersona' | 'channelDefaults' | 'serverModels'>; runtime: Pick<Runtime, 'logger'> };
@@ -52,7 +53,7 @@ export async function setModel(interaction: GuildCommand, ctx: AssistantServices
   const reset = chosen.toLowerCase() === 'default';
   if (!reset && !modelIsAllowed(chosen, ctx.rules.channelDefaults)) {
     const allowed = (await choosable(ctx)).map((m) => `\`${m}\``).join(', ');
-    throw new OptionProblem(`\`${chosen.slice(0, 60).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
+    throw new OptionProblem(`\`${chosen.slice(0, TEXT_CAPS.typedModel).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
   }
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setModel(interaction.guildId, actor, { place, model: reset ? null : chosen }));
   return saved ? `✅ Done: ${saved.detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';

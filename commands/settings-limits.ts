@@ -9,6 +9,7 @@ import { LIMIT_NAMES, type LimitChange } from '../src/policy/index.js';
 import { describeServerLimits, LIMIT_INFO } from '../src/discord/text/limits-text.js';
 import { OptionProblem } from './command-options.js';
 import { saveChange } from './moderation.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type LimitsServices = { rules: Pick<RuleServices, 'snapshot' | 'setLimits' | 'setLimitExemption'>; usage: Pick<UsageServices, 'defaultLimits'>; runtime: Pick<Runtime, 'logger'> };
@@ -58,7 +59,7 @@ export async function limitsCommand(interaction: GuildCommand, ctx: LimitsServic
   } else {
     const which = interaction.options.getString('limit', true);
     for (const name of LIMIT_NAMES) if (which === 'all' || which === name) change[name] = null;
-    if (Object.keys(change).length === 0) throw new OptionProblem(`Unknown limit \`${which.slice(0, 30)}\`. Nothing was changed.`);
+    if (Object.keys(change).length === 0) throw new OptionProblem(`Unknown limit \`${which.slice(0, TEXT_CAPS.typedWord)}\`. Nothing was changed.`);
   }
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setLimits(interaction.guildId, actor, change));
   return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${saved.logNote}` : '';

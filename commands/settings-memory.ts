@@ -10,6 +10,7 @@ import type { RuleServices, Runtime, TurnServices } from '../src/discord/service
 import { MEMORY_KINDS, memorySettings, type MemoryKind, type MemorySettings, type SettingSource } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { auditAction, saveChange } from './moderation.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type MemorySettingServices = { rules: Pick<RuleServices, 'setMemory' | 'recordAction'>; runtime: Pick<Runtime, 'logger'> };
@@ -51,7 +52,7 @@ export async function eraseMemory(interaction: GuildCommand, ctx: MemorySettingS
   let count: number;
   if (entry) {
     count = (await store.forget(interaction.guildId, member.id, entry)) ? 1 : 0;
-    if (count === 0) return `<@${member.id}> has no note \`#${entry.slice(0, 20)}\` in this server. Nothing was changed.`;
+    if (count === 0) return `<@${member.id}> has no note \`#${entry.slice(0, TEXT_CAPS.typedId)}\` in this server. Nothing was changed.`;
   } else {
     count = await store.clear(interaction.guildId, member.id);
     if (count === 0) return `<@${member.id}> has no notes in this server. Nothing was changed.`;

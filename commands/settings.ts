@@ -20,6 +20,7 @@ import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona
 import { limitsCommand, limitsGroup } from './settings-limits.js';
 import { eraseMemory, eraseSubcommand, memoryLine, memorySubcommand, setMemory } from './settings-memory.js';
 import { answersLine, answersSubcommand, setAnswers } from './settings-answers.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 type SettingsServices = Pick<BotServices, 'rules' | 'usage' | 'runtime' | 'turns'>;
@@ -32,7 +33,7 @@ async function displayPlace(interaction: GuildCommand): Promise<SettingPlace> {
 async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const level = interaction.options.getString('level', true);
   if (level !== 'default' && !DISPLAY_LEVELS.includes(level as DisplayLevel)) {
-    throw new OptionProblem(`Unknown display level \`${level.slice(0, 30)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
+    throw new OptionProblem(`Unknown display level \`${level.slice(0, TEXT_CAPS.typedWord)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
   }
   const place = await displayPlace(interaction);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setDisplay(interaction.guildId, actor, { place, level: level === 'default' ? null : (level as DisplayLevel) }));
@@ -47,7 +48,7 @@ async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): P
 
 async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const who = interaction.options.getString('who', true);
-  if (!SCHEDULE_ACCESS.includes(who as ScheduleAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`);
+  if (!SCHEDULE_ACCESS.includes(who as ScheduleAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, TEXT_CAPS.typedWord)}\`: use off, moderators or everyone. Nothing was changed.`);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setScheduleAccess(interaction.guildId, actor, who as ScheduleAccess));
   // A schedule whose owner may no longer have one pauses at its next run, saying why; none runs without its owner's right.
   return saved ? `✅ Done: ${saved.detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
@@ -59,7 +60,7 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
   const here = ruleChannel(interaction.channel);
   const stored = await ctx.rules.snapshot(interaction.guildId);
   const current = channelSettings(stored, { ...here, guildId: interaction.guildId }, ctx.rules.channelDefaults);
-  const persona = current.persona ? `“${current.persona.length > 600 ? `${current.persona.slice(0, 599)}…` : current.persona}”` : 'none';
+  const persona = current.persona ? `“${current.persona.length > TEXT_CAPS.personaShown ? `${current.persona.slice(0, TEXT_CAPS.personaShown - 1)}…` : current.persona}”` : 'none';
   return [
     `**Settings in <#${here.channelId}>**`,
     `• Display: \`${current.display}\`, ${LEVEL_WORDS[current.display]} (${SOURCE_WORDS[current.displaySource]}).`,

@@ -11,6 +11,8 @@ import { NO_MENTIONS } from '../src/discord/members.js';
 import type { RuleServices } from '../src/discord/services.js';
 import { pinMismatch, pinnedListing } from '../src/policy/index.js';
 import { OptionProblem, toolOption } from './command-options.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
+import { MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -65,7 +67,7 @@ export function changeSummary(pinned: ToolListing | undefined, now: ToolListing)
     ['description', pinned.description, now.description],
     ['annotations', JSON.stringify(pinned.annotations), JSON.stringify(now.annotations)],
   ];
-  const lines = fields.filter(([, was, is]) => was !== is).map(([field, was, is]) => `**${field}**: was «${escapeInline(was, 200)}» → now «${escapeInline(is, 200)}»`);
+  const lines = fields.filter(([, was, is]) => was !== is).map(([field, was, is]) => `**${field}**: was «${escapeInline(was, TEXT_CAPS.changedField)}» → now «${escapeInline(is, TEXT_CAPS.changedField)}»`);
   if (pinned.schema !== now.schema) lines.push('**parameters** changed (`/tools show` has the whole difference).');
   return lines.join('\n') || 'Nothing the model reads changed.';
 }
@@ -92,5 +94,5 @@ export async function showTool(interaction: GuildCommand, ctx: { rules: Pick<Rul
   const files = [{ attachment: Buffer.from(`${now}\n`, 'utf8'), name: `${name}.txt` }];
   if (diff) files.push({ attachment: Buffer.from(`--- as enabled\n+++ now\n${lineDiff(listingText(pinned as ToolListing), now)}\n`, 'utf8'), name: `${name}.diff` });
   const summary = changed ? `\n${changeSummary(pinned as ToolListing | undefined, listing)}` : '';
-  await interaction.editReply({ content: `${header}${summary}\nIts full text as the model reads it is attached${diff ? ', with what changed since it was enabled' : ''}.`.slice(0, 2_000), files, allowedMentions: NO_MENTIONS });
+  await interaction.editReply({ content: `${header}${summary}\nIts full text as the model reads it is attached${diff ? ', with what changed since it was enabled' : ''}.`.slice(0, MESSAGE_LIMIT), files, allowedMentions: NO_MENTIONS });
 }

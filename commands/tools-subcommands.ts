@@ -16,6 +16,10 @@ import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/text/audit-text.j
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
 import { saveChange } from './moderation.js';
 import { changeSummary } from './tools-show.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
+
+/** More specific rules listed under a change that they still override: the first few say enough. */
+const SHADOWS_SHOWN = 10;
 
 /** What the `/tools` subcommands use. */
 export type ToolsServices = {
@@ -80,14 +84,14 @@ function outsideToolLines(ctx: ToolsServices, settings: Parameters<typeof pinned
   const lines = [
     '**Tools from MCP servers** (off until enabled; enabling pins their title, description, parameters and hints, and any change suspends them; `/tools show` has a tool\'s full text):',
     ...outside.map((t) => {
-      const line = `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${escapeInline(t.description, 160)}”`;
+      const line = `• \`${t.name}\`: ${t.provenance!.source}, ${t.provenance!.notes.join(', ')}. The model reads: “${escapeInline(t.description, TEXT_CAPS.mcpDescriptionLine)}”`;
       if (!suspended.has(t.name) || settings.toolPins?.[t.name] === undefined) return line;
       return `${line}\n  ⏸️ Changed since it was enabled:\n  ${changeSummary(pinnedListing(settings, t.name) as never, t.provenance!.listing!).replace(/\n/g, '\n  ')}`;
     }),
     // The reason is the bot's own sentence (server and tool names in it are made safe where it is written).
-    ...refused.map((r) => `• ⛔ \`${r.tool.slice(0, 64).replace(/[`\s]/g, '_')}\` of \`${r.server}\` is not offered: ${r.reason.slice(0, 400)}.`),
+    ...refused.map((r) => `• ⛔ \`${r.tool.slice(0, TEXT_CAPS.toolName).replace(/[`\s]/g, '_')}\` of \`${r.server}\` is not offered: ${r.reason.slice(0, TEXT_CAPS.refusalReason)}.`),
     // The operator's paths are in it: escaped, so a `_` or `*` in a folder's name stays as written.
-    ...blocked.map((b) => `• ⛔ Server \`${b.server}\` is not started, so its tools are absent: ${escapeInline(b.reason, 600)}`),
+    ...blocked.map((b) => `• ⛔ Server \`${b.server}\` is not started, so its tools are absent: ${escapeInline(b.reason, TEXT_CAPS.blockedReason)}`),
   ];
   const protection = ctx.rules.outside?.protection();
   if (protection) lines.push(`-# ${protection}`);
@@ -114,7 +118,7 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
   const shadows = shadowingRules(saved.settings.toolRules, tool, target);
   const note = shadows.length === 0
     ? ''
-    : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• ${describeRule(r)}`).join('\n')}`;
+    : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, SHADOWS_SHOWN).map((r) => `• ${describeRule(r)}`).join('\n')}`;
   await say(interaction, `✅ Done: ${saved.detail}. Runs use it from their next step.${note}${saved.logNote}`);
 }
 
@@ -122,12 +126,12 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
 export async function changeApproval(interaction: GuildCommand, ctx: ToolsServices): Promise<void> {
   const tool = toolOption(interaction, ctx.rules.tools, true);
   const mode = interaction.options.getString('mode', true);
-  if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, 20)}\`: use ask or auto. Nothing was changed.`);
+  if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use ask or auto. Nothing was changed.`);
   const target = await targetOption(interaction);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setApproval(interaction.guildId, actor, { tool, mode, target }));
   if (!saved) return;
   const shadows = shadowingRules(saved.settings.approvalRules ?? [], tool, target);
-  const note = shadows.length === 0 ? '' : `\nMore specific approval rules still decide where they apply:\n${shadows.slice(0, 10).map((r) => `• \`${r.tool}\` ${r.allow ? 'auto' : 'ask'} ${targetPhrase(r)}`).join('\n')}`;
+  const note = shadows.length === 0 ? '' : `\nMore specific approval rules still decide where they apply:\n${shadows.slice(0, SHADOWS_SHOWN).map((r) => `• \`${r.tool}\` ${r.allow ? 'auto' : 'ask'} ${targetPhrase(r)}`).join('\n')}`;
   const how = mode === 'ask' ? ' A run that calls it shows Approve and Deny buttons to the person who asked and to moderators; no decision in time means not run.' : '';
   await say(interaction, `✅ Done: ${saved.detail}. It applies from the next call.${how}${note}${saved.logNote}`);
 }

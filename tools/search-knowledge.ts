@@ -9,6 +9,7 @@ import { ownNumbers } from '../src/agent/citations.js';
 import { defineTool, type Source, type ToolDefinition } from '../src/agent/tool.js';
 import { passagePlace } from '../src/knowledge/passage-place.js';
 import type { KnowledgeBase, SearchHit } from '../src/knowledge/types.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 /** Room for the passages within the default 4,000-character tool output cap. */
 const OUTPUT_BUDGET = 3_400;
@@ -43,7 +44,7 @@ export function createSearchKnowledgeTool(knowledge: Pick<KnowledgeBase, 'search
           return "This server's knowledge base has no documents yet (moderators add them with /kb add). Answer without it.";
         }
         const how = knowledge.meaning ? 'words and meaning' : 'words, not meaning';
-        return `No passage of this server's documents matches "${query.slice(0, 200)}". Try other or fewer words (the search matches ${how}).`;
+        return `No passage of this server's documents matches "${query.slice(0, TEXT_CAPS.echo)}". Try other or fewer words (the search matches ${how}).`;
       }
       const sources = hits.map(sourceOf);
       // Numbered as the run numbers its sources (one number per document), so they never clash with a web search's.

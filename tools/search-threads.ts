@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ownNumbers } from '../src/agent/citations.js';
 import { defineTool, type Source } from '../src/agent/tool.js';
 import type { ThreadHit, ThreadIndex } from '../src/knowledge/thread-index/index.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 const parameters = z.object({
   query: z.string().min(1).max(2_000).describe('Words to look for, e.g. "cache bug deploy".'),
@@ -27,8 +28,8 @@ export function createSearchThreadsTool(threads: Pick<ThreadIndex, 'search'>) {
     examples: ['cache bug conclusion', 'raid schedule decision'],
     async run({ query, limit }, ctx) {
       if (!ctx.collection) return 'There are no past threads here: threads belong to a server, and this run is not in one. Answer without them.';
-      const hits = await threads.search(ctx.collection, query, { limit, excerptChars: 360, canView: ctx.canViewChannel });
-      if (hits.length === 0) return `No earlier thread of this server that you may see matches "${query.slice(0, 200)}". Try other or fewer words.`;
+      const hits = await threads.search(ctx.collection, query, { limit, excerptChars: TEXT_CAPS.threadExcerpt, canView: ctx.canViewChannel });
+      if (hits.length === 0) return `No earlier thread of this server that you may see matches "${query.slice(0, TEXT_CAPS.echo)}". Try other or fewer words.`;
       const sources = hits.map((hit): Source => ({ title: `Thread: ${hit.title}`, url: hit.link }));
       const cite = ctx.cite ?? ownNumbers();
       return { output: formatHits(hits, sources.map(cite)), sources };

@@ -9,6 +9,7 @@ import { defineTool, type ToolContext, type ToolDefinition } from '../src/agent/
 import { ToolError } from '../src/errors.js';
 import { capText, htmlToText } from '../src/knowledge/parse/html-text.js';
 import { readCapped } from '../src/net/read-capped.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 export interface WikipediaOptions {
   /** The Action API endpoint, e.g. https://en.wikipedia.org/w/api.php (WIKIPEDIA_API_URL). */
@@ -29,7 +30,6 @@ interface Page {
   pageprops?: { disambiguation?: string };
 }
 
-const MAX_RESPONSE_BYTES = 2_000_000;
 
 const parameters = z.object({
   query: z.string().min(1).max(300).describe('What to look up: a topic, name or short phrase, e.g. "Marie Curie".'),
@@ -105,7 +105,7 @@ async function callApi(options: WikipediaOptions, params: Record<string, string>
     if (!response.ok) {
       throw new ToolError(`Wikipedia answered HTTP ${response.status}${response.status >= 500 || response.status === 429 ? '; it may be busy, try again in a moment' : ''}.`);
     }
-    const read = await readCapped(response.body, MAX_RESPONSE_BYTES);
+    const read = await readCapped(response.body, TEXT_CAPS.webResponseBytes);
     if (read.truncated) throw new ToolError('Wikipedia sent an unexpectedly large answer; try a narrower search.');
     body = read.body.toString('utf8');
   } catch (error) {

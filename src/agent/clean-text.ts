@@ -9,6 +9,7 @@
  * Two cleaners, on purpose: `cleanText` for what is shown or sent now, and `cleanDocumentText` for
  * documents the knowledge base keeps, whose narrower rules stored passages were cleaned with.
  */
+import { TEXT_CAPS } from './text-caps.js';
 
 // A subdivision flag (England, Scotland, Wales) is the only legitimate use of tag characters:
 // U+1F3F4, two to five tag letters or digits, then CANCEL TAG. A payload hidden there is five characters.
@@ -53,16 +54,13 @@ export function isBlankQuestion(text: string): boolean {
   return BLANK.test(cleanText(text));
 }
 
-/** Longest display name shown in a message. Discord allows 32; webhooks and old records may exceed it. */
-export const DISPLAY_NAME_MAX = 80;
-
 /**
  * A display name made safe to show inside our own Markdown: invisible characters removed, Markdown
  * and heading/quote markers escaped so the name cannot format (or break) the message around it, "@"
  * followed by U+200B so it can never read as a mention, and at most `max` characters (cut before an
  * escape, never through one).
  */
-export function escapeDisplayName(name: string, max = DISPLAY_NAME_MAX): string {
+export function escapeDisplayName(name: string, max: number = TEXT_CAPS.displayName): string {
   return escapeMarkdown(name, max, '');
 }
 
@@ -91,18 +89,15 @@ function escapeMarkdown(text: string, max: number, cutMark: string): string {
   return out;
 }
 
-/** Longest URL the bot prints; a longer one is not a link it shows. */
-export const URL_MAX_CHARS = 2_048;
-
 /**
  * A URL from outside (a tool's result, a search hit) as the bot may print it, or undefined: parsed as
  * browsers parse it (WHATWG URL), http or https only, no user name or password (`https://discord.com@phish.example`
- * reads as Discord and goes elsewhere), at most URL_MAX_CHARS. The result is the parsed URL's own
+ * reads as Discord and goes elsewhere), at most TEXT_CAPS.url characters. The result is the parsed URL's own
  * serialization with the characters Markdown gives meaning to percent-encoded as well, so it can sit
  * inside `<…>` or `(<…>)` and never close them, open a masked link or start formatting.
  */
 export function safeHttpUrl(raw: unknown): string | undefined {
-  if (typeof raw !== 'string' || raw.length > URL_MAX_CHARS * 3) return undefined;
+  if (typeof raw !== 'string' || raw.length > TEXT_CAPS.url * 3) return undefined;
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -111,7 +106,7 @@ export function safeHttpUrl(raw: unknown): string | undefined {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || !url.hostname) return undefined;
   const href = url.href.replace(/[()[\]<>|`'"\\*\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-  return href.length <= URL_MAX_CHARS ? href : undefined;
+  return href.length <= TEXT_CAPS.url ? href : undefined;
 }
 
 /**
@@ -151,7 +146,7 @@ export function speakerTag(name: string, fallbackId: string): string {
     .replace(/[[\]]+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return [...tag].slice(0, 40).join('').trim() || `user ${fallbackId}`;
+  return [...tag].slice(0, TEXT_CAPS.speakerLabel).join('').trim() || `user ${fallbackId}`;
 }
 
 // Documents: every tag character (a subdivision flag too), bidi controls, zero-width characters and

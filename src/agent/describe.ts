@@ -5,26 +5,25 @@
  * Everything here is bounded in depth and size and walks the value with a stack of its own, never by
  * recursion, so describing a call can never throw or take time in proportion to a hostile value.
  */
+import { TEXT_CAPS } from './text-caps.js';
 
-/** Longest description `describeInput` makes unless told otherwise (every view cuts shorter still). */
-export const DESCRIBE_MAX_CHARS = 1_000;
 /** Deepest nesting shown; deeper values read `…`. */
 export const DESCRIBE_MAX_DEPTH = 20;
 
 export interface BoundedJsonOptions {
-  /** Most characters of output; past it the text ends with `…`. Default DESCRIBE_MAX_CHARS. */
+  /** Most characters of output; past it the text ends with `…`. Default TEXT_CAPS.actionDescription (every view cuts shorter still). */
   maxChars?: number;
   /** Deepest nesting written out; a deeper array or object becomes `…`. Default DESCRIBE_MAX_DEPTH. */
   maxDepth?: number;
 }
 
 /** `tool(input)`, showing a single string argument bare and anything else as compact JSON. */
-export function describeAction(tool: string, input: unknown, maxChars = DESCRIBE_MAX_CHARS): string {
+export function describeAction(tool: string, input: unknown, maxChars: number = TEXT_CAPS.actionDescription): string {
   return `${tool}(${describeInput(input, maxChars)})`;
 }
 
 /** A call's input for people: a lone string bare, anything else as bounded JSON; never throws. */
-export function describeInput(input: unknown, maxChars = DESCRIBE_MAX_CHARS): string {
+export function describeInput(input: unknown, maxChars: number = TEXT_CAPS.actionDescription): string {
   if (typeof input === 'string') return cut(input, maxChars);
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     let count = 0;
@@ -46,7 +45,7 @@ export function describeInput(input: unknown, maxChars = DESCRIBE_MAX_CHARS): st
  * much as the characters shown, an array of a million items as many items as fit.
  */
 export function boundedJson(value: unknown, options: BoundedJsonOptions = {}): string {
-  const maxChars = Math.max(1, options.maxChars ?? DESCRIBE_MAX_CHARS);
+  const maxChars = Math.max(1, options.maxChars ?? TEXT_CAPS.actionDescription);
   const maxDepth = options.maxDepth ?? DESCRIBE_MAX_DEPTH;
   let out = '';
   // Work still to write, last first: literal text, or a value at a depth.

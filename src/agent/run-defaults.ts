@@ -1,5 +1,6 @@
 /** The engine's settings for a run and their built-in values: the one home of these numbers. */
 import type { ProtocolSetting } from './types.js';
+import { TEXT_CAPS } from './text-caps.js';
 
 /** The run settings every run gets unless its input says otherwise. */
 export interface RunDefaults {
@@ -23,7 +24,7 @@ export const DEFAULT_RUN: Readonly<RunDefaults> = {
   maxSteps: 8,
   toolTimeoutMs: 15_000,
   runTimeoutMs: 300_000,
-  maxToolOutputChars: 4_000,
+  maxToolOutputChars: TEXT_CAPS.toolOutput,
   offerFinalAnswerTool: false,
 };
 

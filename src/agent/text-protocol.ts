@@ -10,6 +10,7 @@ import { parseTextReply } from './text-parser.js';
 import { TextStreamClassifier } from './text-stream.js';
 import { contentText } from './content.js';
 import type { ChatMessage, ModelDelta, ModelReply } from './types.js';
+import { TEXT_CAPS } from './text-caps.js';
 
 const STOP = ['PAUSE', '\nObservation'];
 const SELF_OBSERVATION = /^\s*[-*>#\s]*[*_`]{0,3}\s*observation\b[^\n]*[:：][\s\S]*$/im;
@@ -69,7 +70,7 @@ ${instructions ? `\n${instructions}` : ''}`.trim();
     if (parsed.answer !== undefined) return { kind: 'answer', thought, answer: parsed.answer, assistant };
     if (parsed.unknownAction !== undefined) {
       // The model did try to act: say what could not be read, not that there was no Action line.
-      const note = `Observation: "Action: ${parsed.unknownAction.slice(0, 200)}" is not a call I can run. Write "Action: tool_name: input" with one of the tools listed, then PAUSE; or "Answer: …" once you know the answer.`;
+      const note = `Observation: "Action: ${parsed.unknownAction.slice(0, TEXT_CAPS.echo)}" is not a call I can run. Write "Action: tool_name: input" with one of the tools listed, then PAUSE; or "Answer: …" once you know the answer.`;
       return { kind: 'remind', thought, reminder: { role: 'user', content: note }, assistant };
     }
     return { kind: 'remind', thought, reminder: { role: 'user', content: REMINDER }, assistant, prose: parsed.thought };

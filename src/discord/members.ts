@@ -9,7 +9,7 @@
 import type { APIInteractionGuildMember, Channel, CommandInteraction, Guild, GuildMember, Interaction, Message } from 'discord.js';
 import { cleanText } from '../agent/clean-text.js';
 import type { RunScope } from '../policy/index.js';
-import { graphemeBoundary } from './posting/split-message.js';
+import { graphemeBoundary } from '../agent/text-caps.js';
 
 /** Never ping anyone, whatever the model writes (`@everyone`, role or user mentions). */
 export const NO_MENTIONS = { parse: [] as never[], repliedUser: false };

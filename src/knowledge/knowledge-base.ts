@@ -14,12 +14,13 @@ import { queryTerms, snippet } from './query-terms.js';
 import { rankedHits } from './ranked-search.js';
 import type { SearchIndex } from '../storage/search-index.js';
 import type { AddResult, DocumentInput, KnowledgeBase, KnowledgeLimits, MeaningSearch, SearchHit, SearchOptions } from './types.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 const COLLECTION = /^[A-Za-z0-9_.:-]{1,100}$/;
 const FORMATS = new Set(['markdown', 'text', 'html', 'pdf', 'docx']);
 const MAX_LIMIT = 50;
 /** What of a query is embedded: a question, not a document. */
-const MAX_QUERY_CHARS = 2_000;
+const MAX_QUERY_CHARS = TEXT_CAPS.searchQuery;
 
 /** Check a collection name: a guild id, `default`, or another short plain name. */
 export function checkCollection(collection: string): string {
@@ -123,6 +124,6 @@ function checkDocument(doc: DocumentInput): void {
   }
   if (!FORMATS.has(doc.format)) throw new KnowledgeInputError(`${doc.source}: unknown format "${String(doc.format)}"; use markdown, text, html, pdf or docx.`);
   if (doc.link !== undefined && !/^https?:\/\/\S+$/i.test(doc.link)) {
-    throw new KnowledgeInputError(`${doc.source}: the link to cite must be an http(s) address (got "${String(doc.link).slice(0, 200)}").`);
+    throw new KnowledgeInputError(`${doc.source}: the link to cite must be an http(s) address (got "${String(doc.link).slice(0, TEXT_CAPS.echo)}").`);
   }
 }

@@ -13,6 +13,7 @@ import { documentFromBytes, EXTENSIONS, formatBytes, formatOfMediaType, formatOf
 import { isParsedFormat } from './formats.js';
 import { KnowledgeInputError } from './errors.js';
 import type { DocumentInput } from './types.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** Read one file; its source is its absolute path (so adding it again from anywhere replaces it). */
 export async function documentFromFile(file: string, options: { maxFileBytes: number; maxUploadBytes?: number }): Promise<DocumentInput> {
@@ -145,8 +146,8 @@ export function documentFromDiscordMessage(message: DiscordMessageSource): Docum
   if (!content.trim()) throw new KnowledgeInputError('That message has no text to add (files attached to it can be added with /kb add).');
   const link = `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
   const firstLine = cleanDocumentText(content).split('\n').find((line) => line.trim())!.replace(/[#>*_`~|]+/g, '').replace(/\s+/g, ' ').trim();
-  const excerpt = firstLine.length > 80 ? `${firstLine.slice(0, 79).trimEnd()}…` : firstLine;
-  const author = cleanDocumentText(message.authorName ?? '').replace(/\s+/g, ' ').trim().slice(0, 80) || 'someone';
+  const excerpt = firstLine.length > TEXT_CAPS.messageTitle ? `${firstLine.slice(0, TEXT_CAPS.messageTitle - 1).trimEnd()}…` : firstLine;
+  const author = cleanDocumentText(message.authorName ?? '').replace(/\s+/g, ' ').trim().slice(0, TEXT_CAPS.displayName) || 'someone';
   // Bound to its channel: only members who can view it there find what was said in it.
   return { source: link, link, title: `${author}: ${excerpt || 'a message'}`, format: 'markdown', content, channelId };
 }

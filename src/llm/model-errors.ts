@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import { ModelError } from '../errors.js';
 import { contextLengthMessage, isContextLength, isToolsUnsupported, quotaMessage } from './server-wordings.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 export interface ErrorContext {
   baseURL: string;
@@ -90,7 +91,7 @@ export function serverError(error: InstanceType<typeof OpenAI.APIError>): Server
   const field = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
     status: error.status,
-    message: text.replace(/\s+/g, ' ').trim().slice(0, 400),
+    message: text.replace(/\s+/g, ' ').trim().slice(0, TEXT_CAPS.serverMessage),
     code: field(error.code) ?? field(typeof body === 'object' ? body?.code : undefined),
     type: field(error.type) ?? field(typeof body === 'object' ? body?.type : undefined),
     param: field(error.param) ?? field(typeof body === 'object' ? body?.param : undefined),

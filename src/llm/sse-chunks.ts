@@ -9,14 +9,12 @@
  * JSON carries `error` (an error sent inside a 200 stream) is thrown as the SDK's `APIError`. Where it
  * differs it says more: an `event: error` is an error whatever its JSON holds, an event that is not JSON
  * is a server error quoting it (the SDK throws a bare SyntaxError), one event is capped at
- * MAX_EVENT_CHARS, and a last event without its blank line is read.
+ * TEXT_CAPS.serverEvent, and a last event without its blank line is read.
  */
 import OpenAI from 'openai';
 import { createParser } from 'eventsource-parser';
 import { ModelError } from '../errors.js';
-
-/** One event this large, without its end, is no model reply: the reading stops with an error. */
-export const MAX_EVENT_CHARS = 8 * 1024 * 1024;
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /**
  * Read `body` to its end, or until `onChunk` returns true (the caller wants no more).
@@ -33,7 +31,7 @@ export async function readSseChunks(
   let stopped = false; // onChunk wants no more: the caller cancels the body
   let failure: unknown;
   const parser = createParser({
-    maxBufferSize: MAX_EVENT_CHARS,
+    maxBufferSize: TEXT_CAPS.serverEvent,
     onEvent: ({ event, data }) => {
       if (done || stopped || failure !== undefined) return;
       if (data.startsWith('[DONE]')) {
@@ -44,11 +42,11 @@ export async function readSseChunks(
       try {
         chunk = JSON.parse(data) as typeof chunk;
       } catch (error) {
-        failure = new ModelError('server', `The model server sent a stream event that is not JSON: ${data.slice(0, 200)}`, undefined, { cause: error });
+        failure = new ModelError('server', `The model server sent a stream event that is not JSON: ${data.slice(0, TEXT_CAPS.echo)}`, undefined, { cause: error });
         return;
       }
       if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) {
-        failure = new ModelError('server', `The model server sent a stream event that is not a JSON object: ${data.slice(0, 200)}`);
+        failure = new ModelError('server', `The model server sent a stream event that is not a JSON object: ${data.slice(0, TEXT_CAPS.echo)}`);
         return;
       }
       // An `event: error` whose JSON has no `error` field is an error too (the SDK would take it for a chunk).
@@ -66,7 +64,7 @@ export async function readSseChunks(
       // Unknown fields and bad `retry:` values are ignored, as the event-stream standard says; only an
       // event that never ends is a failure.
       if (error.type === 'max-buffer-size-exceeded') {
-        failure ??= new ModelError('server', `The model server sent one stream event of more than ${MAX_EVENT_CHARS} characters without ending it.`);
+        failure ??= new ModelError('server', `The model server sent one stream event of more than ${TEXT_CAPS.serverEvent} characters without ending it.`);
       }
     },
   });

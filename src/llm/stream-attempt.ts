@@ -13,6 +13,7 @@ import { fromServerError, serverError, type ErrorContext } from './model-errors.
 import { DeltaCallbackError, ReplyBuilder } from './reply-builder.js';
 import { normalizeErrorBody } from './error-body-fetch.js';
 import { readSseChunks } from './sse-chunks.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** What one attempt needs: the SDK client, the body to send, the caller's request and the time limits. */
 export interface AttemptInput {
@@ -135,13 +136,13 @@ function parseCompletion(text: string, context: ErrorContext): OpenAI.ChatComple
   try {
     body = JSON.parse(text) as typeof body;
   } catch (error) {
-    throw new ModelError('server', `The model server sent a reply that is neither a stream nor JSON: ${text.slice(0, 200)}`, undefined, { cause: error });
+    throw new ModelError('server', `The model server sent a reply that is neither a stream nor JSON: ${text.slice(0, TEXT_CAPS.echo)}`, undefined, { cause: error });
   }
   if (body.error) {
     // An error sent with status 200, as some gateways do.
     const said = (JSON.parse(normalizeErrorBody(text)) as { error: { message?: unknown; code?: unknown; type?: unknown; param?: unknown } }).error;
     const field = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    throw fromServerError({ message: String(said.message ?? text.slice(0, 300)), code: field(said.code), type: field(said.type), param: field(said.param) }, context);
+    throw fromServerError({ message: String(said.message ?? text.slice(0, TEXT_CAPS.serverBody)), code: field(said.code), type: field(said.type), param: field(said.param) }, context);
   }
   if (!body.choices?.length) {
     throw new ModelError('server', 'The model server returned no choices. Check that OPENAI_MODEL is right.');

@@ -6,5 +6,5 @@ export { parseMcpServers, type McpServerConfig, type StdioServerConfig, type Htt
 export { codeName, McpServers, type McpServersOptions, type RefusedTool, type ServerStatus } from './mcp-servers.js';
 export { SERVER_STATES, type McpLogger, type ServerState } from './server-connection.js';
 export { modelToolName, TOOL_NAME_PATTERN } from './tool-shape.js';
-export { listingFingerprint, presentTool, DESCRIPTION_MAX_CHARS, SCHEMA_MAX_CHARS, TITLE_MAX_CHARS, type ListedTool } from './tool-listing.js';
+export { listingFingerprint, presentTool, type ListedTool } from './tool-listing.js';
 export { chooseSandbox, type Sandbox, type SandboxOptions } from './sandbox.js';

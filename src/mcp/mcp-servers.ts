@@ -15,6 +15,7 @@ import { ServerConnection, type McpLogger, type ServerState } from './server-con
 import { listingFingerprint, presentTool } from './tool-listing.js';
 import { toToolOutput } from './tool-result.js';
 import { annotationNotes, modelToolName, textProtocolHints } from './tool-shape.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 export interface McpServersOptions {
   logger: McpLogger;
@@ -223,5 +224,5 @@ export class McpServers {
  * chose it, so no backtick, line break or `](` of it survives to close that code or make a link.
  */
 export function codeName(name: string): string {
-  return name.slice(0, 64).replace(/[`\s]/g, '_').replace(/\](?=\()/g, ']_');
+  return name.slice(0, TEXT_CAPS.toolName).replace(/[`\s]/g, '_').replace(/\](?=\()/g, ']_');
 }

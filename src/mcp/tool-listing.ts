@@ -11,19 +11,12 @@
 import { createHash } from 'node:crypto';
 import { cleanText } from '../agent/clean-text.js';
 import type { ToolListing } from '../agent/tool.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
-/** Longest description the model is shown for one MCP tool. */
-export const DESCRIPTION_MAX_CHARS = 1_000;
-/** Longest title. */
-export const TITLE_MAX_CHARS = 100;
-/** Longest string anywhere in a schema (a property's description, an enum value, …). */
-export const SCHEMA_STRING_MAX_CHARS = 500;
-/** Largest schema offered, as compact JSON once cleaned and capped; a larger one is not offered. */
-export const SCHEMA_MAX_CHARS = 16_000;
+/** The caps on what a server lists (TEXT_CAPS says why each is that size): a description and a title, any string in a schema, the schema as compact JSON once cleaned (larger: not offered). */
+const { mcpDescription: DESCRIPTION_MAX_CHARS, mcpTitle: TITLE_MAX_CHARS, mcpSchemaString: SCHEMA_STRING_MAX_CHARS, mcpSchema: SCHEMA_MAX_CHARS } = TEXT_CAPS;
 /** Deepest schema offered. */
 export const SCHEMA_MAX_DEPTH = 24;
-/** Longest parameter (property) name. */
-const PROPERTY_NAME_MAX = 64;
 
 /** A tool as the server listed it (the fields of MCP's `Tool` the bot uses; typed loosely: servers send what they send). */
 export interface ListedTool {
@@ -47,7 +40,7 @@ export function cleanField(text: string, max: number): string {
 export function presentTool(listed: ListedTool): { listing: ToolListing } | { refused: string } {
   const title = typeof listed.title === 'string' ? cleanField(listed.title, TITLE_MAX_CHARS) : undefined;
   // The model reads the description, or the title when there is none.
-  const description = cleanField(typeof listed.description === 'string' ? listed.description : (title ?? ''), DESCRIPTION_MAX_CHARS) || `The ${cleanField(listed.name, 64)} tool.`;
+  const description = cleanField(typeof listed.description === 'string' ? listed.description : (title ?? ''), DESCRIPTION_MAX_CHARS) || `The ${cleanField(listed.name, TEXT_CAPS.toolName)} tool.`;
   const schema = cleanSchema(listed.inputSchema);
   if ('refused' in schema) return schema;
   const raw = (listed.annotations && typeof listed.annotations === 'object' ? listed.annotations : {}) as Record<string, unknown>;
@@ -95,13 +88,13 @@ function cleanSchema(input: unknown): { text: string } | { refused: string } {
       const out: Record<string, unknown> = {};
       const keys = Object.keys(value).sort();
       budget -= keys.length;
-      for (const name of keys) out[key === 'properties' ? name : cleanField(name, PROPERTY_NAME_MAX)] = null; // keys in sorted order
+      for (const name of keys) out[key === 'properties' ? name : cleanField(name, TEXT_CAPS.mcpPropertyName)] = null; // keys in sorted order
       for (const name of keys) {
         // Under `properties`, keys are parameter names: the server must be sent them as they are.
-        if (key === 'properties' && (cleanText(name) !== name || name.length > PROPERTY_NAME_MAX || name.trim() === '')) {
-          return { refused: `one of its parameter names holds invisible characters or is longer than ${PROPERTY_NAME_MAX} characters (cleaning it would change what the server is sent)` };
+        if (key === 'properties' && (cleanText(name) !== name || name.length > TEXT_CAPS.mcpPropertyName || name.trim() === '')) {
+          return { refused: `one of its parameter names holds invisible characters or is longer than ${TEXT_CAPS.mcpPropertyName} characters (cleaning it would change what the server is sent)` };
         }
-        const shownKey = key === 'properties' ? name : cleanField(name, PROPERTY_NAME_MAX);
+        const shownKey = key === 'properties' ? name : cleanField(name, TEXT_CAPS.mcpPropertyName);
         stack.push({ value: (value as Record<string, unknown>)[name], depth: depth + 1, key: name, put: (v) => (out[shownKey] = v) });
       }
       put(out);

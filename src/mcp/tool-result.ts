@@ -5,6 +5,7 @@
  */
 import { safeHttpUrl } from '../agent/clean-text.js';
 import type { Source, ToolImage, ToolOutput } from '../agent/tool.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /**
  * Images shown per call, and the largest, as the thread attaches them (Discord's upload limit is per
@@ -16,7 +17,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 /** Why an image is not shown, or undefined when it is. */
 function notShown(mimeType: string, bytes: number, shownSoFar: number): string | undefined {
-  if (!IMAGE_TYPES.has(mimeType.toLowerCase())) return `${mimeType.slice(0, 40)} is not a kind the thread shows (PNG, JPEG, GIF or WebP)`;
+  if (!IMAGE_TYPES.has(mimeType.toLowerCase())) return `${mimeType.slice(0, TEXT_CAPS.mimeType)} is not a kind the thread shows (PNG, JPEG, GIF or WebP)`;
   if (bytes === 0) return 'it is empty';
   if (bytes > IMAGE_MAX_BYTES) return `it is larger than the ${IMAGE_MAX_BYTES / 1_000_000} MB the bot shows`;
   if (shownSoFar >= IMAGES_PER_CALL) return `only ${IMAGES_PER_CALL} images of one call are shown`;
@@ -28,9 +29,6 @@ function size(bytes: number): string {
 }
 
 /** A resource link's title and description come from the server: capped like every untrusted field. */
-const LINK_TITLE_MAX = 200;
-const LINK_DESCRIPTION_MAX = 300;
-
 function capped(value: unknown, max: number): string {
   const text = String(value ?? '');
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -62,7 +60,7 @@ export function toToolOutput(result: CallResult): ToolOutput {
         // The size of the decoded bytes, from the base64's length (nothing is decoded to say no).
         const bytes = Math.floor((data.replace(/=+$/, '').length * 3) / 4);
         const why = notShown(mimeType, bytes, images.length);
-        if (why) lines.push(`[image (${mimeType.slice(0, 40)}, ${size(bytes)}): not shown to anyone: ${why}]`);
+        if (why) lines.push(`[image (${mimeType.slice(0, TEXT_CAPS.mimeType)}, ${size(bytes)}): not shown to anyone: ${why}]`);
         else {
           images.push({ mimeType, data });
           lines.push(`[image (${mimeType}, ${size(bytes)}): shown to the people in the conversation]`);
@@ -73,9 +71,9 @@ export function toToolOutput(result: CallResult): ToolOutput {
         lines.push(`[audio (${String(item.mimeType)}): not shown]`);
         break;
       case 'resource_link': {
-        const uri = capped(item.uri, 2_048);
-        const title = capped(item.title ?? item.name ?? uri, LINK_TITLE_MAX);
-        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${capped(item.description, LINK_DESCRIPTION_MAX)})` : ''}`);
+        const uri = capped(item.uri, TEXT_CAPS.url);
+        const title = capped(item.title ?? item.name ?? uri, TEXT_CAPS.mcpLinkTitle);
+        lines.push(`Link: ${title} <${uri}>${item.description ? ` (${capped(item.description, TEXT_CAPS.mcpLinkDescription)})` : ''}`);
         // Only a web page the bot can print as a plain link becomes a source under the answer.
         const url = safeHttpUrl(item.uri);
         if (url) sources.push({ title, url });

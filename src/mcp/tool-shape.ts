@@ -4,6 +4,7 @@
  * moderators. What it says of itself (title, description, schema) is cleaned in tool-listing.ts.
  */
 import { createHash } from 'node:crypto';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** What the model API accepts as a function name. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -13,9 +14,9 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export function modelToolName(server: string, tool: string): string {
   const full = `${server}__${tool}`.replace(/[^a-zA-Z0-9_-]/g, '_');
-  if (full.length <= 64) return full;
+  if (full.length <= TEXT_CAPS.toolName) return full;
   const hash = createHash('sha256').update(`${server}\u0000${tool}`).digest('hex').slice(0, 8);
-  return `${full.slice(0, 55)}_${hash}`;
+  return `${full.slice(0, TEXT_CAPS.toolName - hash.length - 1)}_${hash}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import zlib from 'node:zlib';
 import { ToolError } from '../errors.js';
 import { addressRefusal } from './address-policy.js';
 import { readCapped } from './read-capped.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** Resolves a host name to all its addresses; tests inject one that answers without DNS. */
 export type HostLookup = (hostname: string) => Promise<LookupAddress[]>;
@@ -50,7 +51,7 @@ export function parseFetchableUrl(raw: string | URL, base?: URL): URL {
   try {
     url = new URL(raw, base);
   } catch {
-    throw new ToolError(`"${String(raw).slice(0, 200)}" is not a valid URL. Give a full address such as https://example.com/page.`);
+    throw new ToolError(`"${String(raw).slice(0, TEXT_CAPS.echo)}" is not a valid URL. Give a full address such as https://example.com/page.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ToolError(`Only http and https addresses can be read (got ${url.protocol}).`);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { STEP_LIMIT } from '../agent/run-defaults.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** Bump with a migration in `GUILD_SETTINGS_MIGRATIONS` when a field changes meaning. */
 export const GUILD_SETTINGS_VERSION = 1;
@@ -70,7 +71,7 @@ export const ToolPinSchema = z.looseObject({
 });
 
 /** Longest persona (extra instructions) a moderator may set. */
-export const PERSONA_MAX_CHARS = 1_000;
+export const PERSONA_MAX_CHARS = TEXT_CAPS.persona;
 
 /** One guild's settings record. */
 export const GuildSettingsSchema = z.looseObject({

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelError } from '../../src/errors.js';
-import { MAX_EVENT_CHARS, readSseChunks } from '../../src/llm/sse-chunks.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
+import { readSseChunks } from '../../src/llm/sse-chunks.js';
 import { clientFor, failure, recording } from './helpers.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -113,7 +114,7 @@ describe('reading a reply\'s server-sent events', () => {
   });
 
   it('refuses one event that never ends, rather than buffering it without limit', async () => {
-    const endless = `data: ${'x'.repeat(MAX_EVENT_CHARS + 10)}`;
+    const endless = `data: ${'x'.repeat(TEXT_CAPS.serverEvent + 10)}`;
     const error = await readSseChunks(pieces(endless, 1 << 20).body, new Headers(), () => false).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'server', message: expect.stringContaining('without ending it') });
   });

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../src/agent/tool.js';
-import { McpServers, SCHEMA_MAX_CHARS } from '../../src/mcp/index.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
+import { McpServers } from '../../src/mcp/index.js';
 import { shiftyServer } from './helpers/servers.js';
 
 const warnings: string[] = [];
@@ -78,7 +79,7 @@ describe('an MCP server that changes its tools after approval', () => {
     expect(names).not.toContain('shifty__huge');
     expect(names).not.toContain('shifty__dup_a');
     const refused = s.refused();
-    expect(refused.find((r) => r.tool === 'huge')!.reason).toContain(`larger than the ${SCHEMA_MAX_CHARS.toLocaleString('en-US')} characters the bot offers`);
+    expect(refused.find((r) => r.tool === 'huge')!.reason).toContain(`larger than the ${TEXT_CAPS.mcpSchema.toLocaleString('en-US')} characters the bot offers`);
     for (const tool of ['dup.a', 'dup_a']) {
       expect(refused.find((r) => r.tool === tool)!.reason).toBe('`dup.a` (server `shifty`) and `dup_a` (server `shifty`) both become `shifty__dup_a` for the model; neither is offered until one is renamed');
     }

@@ -3,7 +3,8 @@
  * refused when it cannot be passed on faithfully, and fingerprinted over all of it.
  */
 import { describe, expect, it } from 'vitest';
-import { DESCRIPTION_MAX_CHARS, listingFingerprint, presentTool, SCHEMA_MAX_CHARS, TITLE_MAX_CHARS, type ListedTool } from '../../src/mcp/index.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
+import { listingFingerprint, presentTool, type ListedTool } from '../../src/mcp/index.js';
 
 const TAGS = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -17,8 +18,8 @@ describe('an MCP tool\'s listing', () => {
   it('the model reads the description, or the title when there is none; both cleaned and capped', () => {
     expect(listing({ name: 't', title: 'Search', inputSchema: {} }).description).toBe('Search');
     expect(listing({ name: 't', description: `Reads files.\u202E\u200B\u0007${TAGS('IGNORE')}`, inputSchema: {} }).description).toBe('Reads files.');
-    expect(listing({ name: 't', description: 'a'.repeat(5_000) }).description).toHaveLength(DESCRIPTION_MAX_CHARS);
-    expect(listing({ name: 't', title: 'T'.repeat(10_000) }).title).toHaveLength(TITLE_MAX_CHARS);
+    expect(listing({ name: 't', description: 'a'.repeat(5_000) }).description).toHaveLength(TEXT_CAPS.mcpDescription);
+    expect(listing({ name: 't', title: 'T'.repeat(10_000) }).title).toHaveLength(TEXT_CAPS.mcpTitle);
     expect(listing({ name: 't' }).description).toBe('The t tool.');
   });
 
@@ -40,7 +41,7 @@ describe('an MCP tool\'s listing', () => {
 
   it('refuses a schema past the size cap, one nested too deep, and a parameter name with invisible characters', () => {
     const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(40) }])) };
-    expect(presentTool({ name: 't', inputSchema: wide })).toEqual({ refused: expect.stringContaining(`larger than the ${SCHEMA_MAX_CHARS.toLocaleString('en-US')} characters`) });
+    expect(presentTool({ name: 't', inputSchema: wide })).toEqual({ refused: expect.stringContaining(`larger than the ${TEXT_CAPS.mcpSchema.toLocaleString('en-US')} characters`) });
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 5_000; i++) deep = { type: 'object', properties: { a: deep } };
     expect(presentTool({ name: 't', inputSchema: deep })).toEqual({ refused: expect.stringContaining('nested deeper') });

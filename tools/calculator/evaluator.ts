@@ -18,6 +18,7 @@ import mathjs from 'mathjs/lib/browser/math.js';
 import { expressionProblem } from './limits.js';
 import { describeResult, type EvaluatorReply } from './format.js';
 import { nonFiniteReason } from './non-finite.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 /**
  * Functions an expression may not call. mathjs's security page lists the first six; the rest re-enter
@@ -148,5 +149,5 @@ function explain(error: unknown): string {
     return 'The expression is nested too deeply to calculate. Simplify it or split it into steps.';
   }
   const message = error instanceof Error ? error.message : String(error);
-  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+  return message.length > TEXT_CAPS.libraryMessage ? `${message.slice(0, TEXT_CAPS.libraryMessage)}…` : message;
 }

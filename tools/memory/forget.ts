@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineTool, type Asker, type ToolContext } from '../../src/agent/tool.js';
 import type { MemberMemoryStore, MemoryEntry } from '../../src/state/member-memory/index.js';
 import { asksToForget, ownerOf } from './own-words.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 const parameters = z.object({
   entry: z.string().min(1).max(300).describe('Its id (e.g. "#k3f9a2") or words from it.'),
@@ -51,8 +52,8 @@ export function createForgetTool(memory: Pick<MemberMemoryStore, 'list' | 'forge
       const { owner, asked } = decided;
       if (!asked && ctx.approvedBy !== owner.id) return `Not forgotten: ${owner.name} did not ask for it, and only ${owner.name} can approve it.`;
       const found = matching(await memory.list(ctx.collection!, owner.id), args.entry);
-      if (found.length === 0) return `${owner.name} has no note matching "${args.entry.slice(0, 80)}". Their notes are listed with their ids in your instructions.`;
-      if (found.length > 1) return `Several of ${owner.name}'s notes match; give one id: ${found.map((e) => `#${e.id} (${e.text.slice(0, 60)})`).join('; ')}.`;
+      if (found.length === 0) return `${owner.name} has no note matching "${args.entry.slice(0, TEXT_CAPS.echoShort)}". Their notes are listed with their ids in your instructions.`;
+      if (found.length > 1) return `Several of ${owner.name}'s notes match; give one id: ${found.map((e) => `#${e.id} (${e.text.slice(0, TEXT_CAPS.notePreview)})`).join('; ')}.`;
       const gone = await memory.forget(ctx.collection!, owner.id, found[0]!.id);
       return gone ? `Forgotten for ${owner.name} (#${gone.id}): ${gone.text}` : `That note (#${found[0]!.id}) was already gone.`;
     },

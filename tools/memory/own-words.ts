@@ -9,6 +9,7 @@
  *   remember one thing cannot carry a page's instruction in with it.
  */
 import type { Asker } from '../../src/agent/tool.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 const REMEMBER = /\b(remember|memori[sz]e|keep in mind|bear in mind|don'?t forget|do not forget|make a note|take note|note (that|this|down)|save (this|that)|from now on|going forward|always (answer|reply|respond|use|write|call|assume)|never (answer|reply|respond|use|write|call))\b|souviens|retiens|merk dir|merke dir|recuerda|ricorda|onthoud|запомни/iu;
 const FORGET = /\b(forget|unremember|remove|delete|erase|drop|no longer|stop remembering)\b|oublie|vergiss|olvida|dimentica|vergeet|забудь/iu;
@@ -69,7 +70,7 @@ export function ownerOf(askers: readonly Asker[], member: string | undefined, as
   if (member !== undefined) {
     const wanted = member.trim().replace(/^@/, '').toLowerCase();
     candidates = askers.filter((a) => a.id === wanted || a.name.toLowerCase() === wanted);
-    if (candidates.length === 0) return { error: `"${member.slice(0, 80)}" is not one of the people this turn answers (${names}).` };
+    if (candidates.length === 0) return { error: `"${member.slice(0, TEXT_CAPS.echoShort)}" is not one of the people this turn answers (${names}).` };
   }
   const ranked = candidates.map((a) => ({ a, share: asked(a) })).filter((r) => r.share > 0).sort((x, y) => y.share - x.share);
   if (ranked[0]) return ranked[0].a;

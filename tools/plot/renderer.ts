@@ -10,6 +10,7 @@ import { startWorker, type ProcessWorker } from '../../src/workers/process-worke
 import { chartFontFiles } from './fonts.js';
 import type { RenderedChart } from './render.js';
 import type { PlotReply, PlotRequest } from './worker.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 export interface PlotRendererOptions {
   /** Wall-clock limit per chart, counted from when the worker starts on it (default 10,000 ms). */
@@ -86,7 +87,7 @@ export class PlotRenderer {
     const outcome = await this.exchange(worker.process, { id: ++this.nextId, spec, fonts: this.fonts }, signal);
     if (outcome.kind === 'reply') {
       if (outcome.reply.ok) return { ...outcome.reply.chart, png: Buffer.from(outcome.reply.chart.png), heapMb: outcome.reply.heapMb };
-      throw new ToolError(`Vega could not draw the spec: ${outcome.reply.message.slice(0, 300)}`);
+      throw new ToolError(`Vega could not draw the spec: ${outcome.reply.message.slice(0, TEXT_CAPS.libraryMessage)}`);
     }
     await this.kill();
     this.restarts += 1;

@@ -4,6 +4,7 @@
  * data: URL) is refused with the reason, so the model can send the data itself. The worker's limits
  * (time, memory) stop whatever gets past these counts; the renderer's loader refuses every load too.
  */
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 /** The limits a spec must keep. */
 export interface SpecLimits {
@@ -34,7 +35,7 @@ export function specProblem(spec: unknown, limits: SpecLimits = DEFAULT_SPEC_LIM
   while (stack.length) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (URL_VALUE.test(value)) return `${path} is a URL ("${value.slice(0, 40)}"): charts cannot load or link anything. Put the data inline as data.values.`;
+      if (URL_VALUE.test(value)) return `${path} is a URL ("${value.slice(0, TEXT_CAPS.specValue)}"): charts cannot load or link anything. Put the data inline as data.values.`;
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;

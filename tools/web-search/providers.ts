@@ -6,6 +6,7 @@
  * - Brave Search API: GET /res/v1/web/search?q=…&count=N with the X-Subscription-Token header.
  * - Tavily: POST /search with a JSON body and `Authorization: Bearer tvly-…`.
  */
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 /** One search result, as every provider's answer is read. */
 export interface SearchResult {
@@ -42,7 +43,7 @@ export const DEFAULT_TAVILY_URL = 'https://api.tavily.com';
 type Json = Record<string, unknown>;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter((v): v is Json => typeof v === 'object' && v !== null) : []);
-const withDetail = (message: string, detail: string | undefined) => (detail ? `${message} (it said: ${detail.slice(0, 200)})` : message);
+const withDetail = (message: string, detail: string | undefined) => (detail ? `${message} (it said: ${detail.slice(0, TEXT_CAPS.echo)})` : message);
 
 /** The provider the settings name. */
 export function providerFor(settings: ProviderSettings): Provider {

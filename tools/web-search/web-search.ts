@@ -13,6 +13,7 @@ import { ToolError } from '../../src/errors.js';
 import { capText, htmlToText, tidyWhitespace } from '../../src/knowledge/parse/html-text.js';
 import { readCapped } from '../../src/net/read-capped.js';
 import { errorDetail, providerFor, type Provider, type ProviderSettings, type SearchResult } from './providers.js';
+import { TEXT_CAPS } from '../../src/agent/text-caps.js';
 
 /** Taking one of today's searches: granted (with a way to give it back), or refused until `resetsAt`. */
 export type SearchAllowance = (guildId: string | null, max: number) => Promise<
@@ -31,11 +32,8 @@ export interface WebSearchOptions extends ProviderSettings {
   timeoutMs?: number;
 }
 
-const MAX_RESPONSE_BYTES = 2_000_000;
-const SNIPPET_CHARS = 300;
 /** Every field of a result comes from the web: each has a cap (a title of 10,000 characters is a page's trick, not a title). */
-const TITLE_CHARS = 200;
-const DATE_CHARS = 40;
+const { webResponseBytes: MAX_RESPONSE_BYTES, webSnippet: SNIPPET_CHARS, webTitle: TITLE_CHARS, webDate: DATE_CHARS } = TEXT_CAPS;
 
 const parameters = z.object({
   query: z.string().min(1).max(400).describe('What to search the web for: keywords or a short question, e.g. "Rust 1.80 release date".'),

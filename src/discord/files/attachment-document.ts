@@ -6,6 +6,7 @@
  */
 import { readCapped } from '../../net/read-capped.js';
 import { ACCEPTED, cleanDocumentText, documentFromBytes, formatBytes, formatOfMediaType, formatOfName, KnowledgeInputError, type DocumentInput } from '../../knowledge/index.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** Where Discord serves attachments. */
 export const DISCORD_CDN_ORIGINS: readonly string[] = ['https://cdn.discordapp.com', 'https://media.discordapp.net'];
@@ -50,7 +51,7 @@ export function createAttachmentLoader(options: AttachmentLoaderOptions): Attach
   const maxUploadBytes = options.maxUploadBytes ?? maxFileBytes;
 
   return async (attachment, signal) => {
-    const name = cleanDocumentText(attachment.name ?? '').replace(/[\\/]/g, '_').trim().slice(0, 200) || 'file';
+    const name = cleanDocumentText(attachment.name ?? '').replace(/[\\/]/g, '_').trim().slice(0, TEXT_CAPS.documentName) || 'file';
     let url: URL;
     try {
       url = new URL(attachment.url);

@@ -9,6 +9,7 @@ import { cleanText } from '../../agent/clean-text.js';
 import { imageForModel } from '../../agent/tool-images.js';
 import type { ContentPart } from '../../agent/types.js';
 import { fileKind, formatBytes } from './attachment-kinds.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** An attachment as Discord describes it (discord.js's `Attachment` fits). */
 export interface AttachmentRef {
@@ -195,10 +196,10 @@ function downloadProblem(error: unknown, timeoutMs: number): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A file name fit for a header line: one line, no brackets that could close the header (nor backticks), at most 100 characters. */
+/** A file name fit for a header line: one line, no brackets that could close the header (nor backticks), at most TEXT_CAPS.fileName characters. */
 function cleanName(name: string): string {
   const clean = cleanText(name).replace(/[\r\n[\]`]+/g, ' ').trim() || 'file';
-  return clean.length > 100 ? `${clean.slice(0, 99)}…` : clean;
+  return clean.length > TEXT_CAPS.fileName ? `${clean.slice(0, TEXT_CAPS.fileName - 1)}…` : clean;
 }
 
 /**
@@ -220,5 +221,5 @@ export function filesNotice(files: readonly ReadFile[]): string | undefined {
   const skipped = files.filter((f) => f.outcome === 'not-read').map((f) => `\`${f.name}\` (${f.why})`);
   const line = [read.length ? `read ${read.join(', ')}` : '', skipped.length ? `not read: ${skipped.join('; ')}` : ''].filter(Boolean).join(' · ');
   const text = `-# 📎 Files: ${line}`;
-  return text.length > 1_000 ? `${text.slice(0, 999)}…` : text;
+  return text.length > TEXT_CAPS.filesNotice ? `${text.slice(0, TEXT_CAPS.filesNotice - 1)}…` : text;
 }

@@ -20,6 +20,7 @@ import type { Author, MemberMemoryStore, MemoryEntry } from '../../state/index.j
 import type { TurnTarget } from '../posting/target.js';
 import { forgetRow } from '../posting/run-components.js';
 import type { Rules } from '../rules/rules.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** A person's message in the turn, as memory needs it. */
 export interface AskedMessage {
@@ -180,7 +181,7 @@ interface NoticeDeps {
 
 /** The line a stored entry gets. */
 function rememberedLine(name: string, text: string): string {
-  return `-# 🧠 Remembered for **${escapeDisplayName(name)}**: ${escapeDisplayName(text, 300)}`;
+  return `-# 🧠 Remembered for **${escapeDisplayName(name)}**: ${escapeDisplayName(text, TEXT_CAPS.memoryNote)}`;
 }
 
 /** The `notify` of a turn's run: each notice of a stored entry becomes its line with its Forget button. */

@@ -9,13 +9,11 @@
  */
 import { PermissionFlagsBits, type GuildMember, type Message } from 'discord.js';
 import { cleanText } from '../../agent/clean-text.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 import type { AttachmentRef } from '../files/attachments.js';
 import { displayNameOf } from '../members.js';
 import { attachmentsOf } from './message-text.js';
 
-/** Longest text kept of one quoted message, and of them all together. */
-const MESSAGE_CHARS = 1_500;
-const TOTAL_CHARS = 6_000;
 /** Most files the quoted messages bring along. */
 const MAX_FILES = 4;
 
@@ -45,8 +43,8 @@ export async function replyChain(message: Message, asker: GuildMember | null, ma
       notices.push('-# ℹ️ Left out: a message you replied to is in a channel you cannot view.');
       break;
     }
-    const text = cleanText(earlier.content).trim().slice(0, MESSAGE_CHARS);
-    if (chars + text.length > TOTAL_CHARS) {
+    const text = cleanText(earlier.content).trim().slice(0, TEXT_CAPS.quotedMessage);
+    if (chars + text.length > TEXT_CAPS.quotedConversation) {
       notices.push('-# ℹ️ The conversation you replied to is long: I am using only its most recent messages.');
       break;
     }

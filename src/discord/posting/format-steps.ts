@@ -8,8 +8,10 @@ import { describeAction } from '../../agent/describe.js';
 import type { Source } from '../../agent/tool.js';
 import type { AgentEvent, AgentResult } from '../../agent/types.js';
 import { formatMs } from '../../duration.js';
-import { closeOpenFence, graphemeBoundary } from './split-message.js';
+import { graphemeBoundary } from '../../agent/text-caps.js';
+import { closeOpenFence } from './split-message.js';
 import type { DisplayLevel } from '../../policy/index.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 const OBSERVATION_PREVIEW = 400;
 const THOUGHT_PREVIEW = 600;
@@ -39,7 +41,7 @@ function shorten(text: string, max: number): string {
  * name one that does not exist: only the characters tool names are made of are kept.
  */
 function toolName(name: string): string {
-  return name.slice(0, 64).replace(/[^A-Za-z0-9_.-]/g, '_') || '_';
+  return name.slice(0, TEXT_CAPS.toolName).replace(/[^A-Za-z0-9_.-]/g, '_') || '_';
 }
 
 /**
@@ -118,9 +120,6 @@ export function formatAnswer(answer: string, result: Pick<AgentResult, 'steps' |
   return parts.join('\n\n');
 }
 
-/** Longest source title shown under an answer. */
-const SOURCE_TITLE_MAX = 100;
-
 /**
  * A source under the answer: its title as plain text (a tool wrote it: escaped, capped, never a link's
  * label), then a link the bot makes to its address, labelled with the address's own host. An address
@@ -128,7 +127,7 @@ const SOURCE_TITLE_MAX = 100;
  */
 function sourceLink(source: Source): string {
   const link = hostLink(source.url);
-  const title = escapeInline(source.title, SOURCE_TITLE_MAX);
+  const title = escapeInline(source.title, TEXT_CAPS.sourceTitle);
   if (!link) return title || 'untitled';
   return !title || source.title === source.url || safeHttpUrl(source.title) === safeHttpUrl(source.url) ? link : `${title} (${link})`;
 }

@@ -4,8 +4,11 @@
  * its end and reopened (with the same language) at the start of the next. A hard cut (a run with no
  * spaces) falls between grapheme clusters, so no emoji, accent or surrogate pair is cut in half.
  */
+import { graphemeBoundary } from '../../agent/text-caps.js';
 
 export const MESSAGE_LIMIT = 2000;
+/** Discord's limit on an autocomplete choice's name and value. */
+export const CHOICE_LIMIT = 100;
 
 const FENCE = /^\s*```(\S*)\s*$/;
 
@@ -41,21 +44,6 @@ function cutPoint(text: string, room: number): number {
     if (at > room * 0.5) return at + sep.length;
   }
   return graphemeBoundary(text, room);
-}
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** The last grapheme boundary at or before `index` (never 0 when the text has room for one cluster). */
-export function graphemeBoundary(text: string, index: number): number {
-  if (index >= text.length) return text.length;
-  // Clusters are short: looking at a little before the cut is enough to find where the one it falls in starts.
-  const from = Math.max(0, index - 64);
-  let boundary = from;
-  for (const { index: at } of graphemes.segment(text.slice(from, index + 64))) {
-    if (from + at > index) break;
-    boundary = from + at;
-  }
-  return boundary > 0 ? boundary : index;
 }
 
 /** `text` cut to one message (`limit` characters, an ellipsis marking the cut), never inside a grapheme. */

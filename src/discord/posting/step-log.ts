@@ -5,7 +5,8 @@
  * grows and settled when the step is read.
  */
 import { MessageMirror, type FileOut, type LogSink, type Shown } from './message-mirror.js';
-import { closeOpenFence, graphemeBoundary, MESSAGE_LIMIT } from './split-message.js';
+import { graphemeBoundary } from '../../agent/text-caps.js';
+import { closeOpenFence, MESSAGE_LIMIT } from './split-message.js';
 
 export type { LogSink } from './message-mirror.js';
 

@@ -23,6 +23,7 @@ import type { GuildSettings, UsageLimits } from '../../state/index.js';
 import { describeLimitChange } from '../text/limits-text.js';
 import { ANSWER_WORDS, LEVEL_WORDS, MEMORY_KIND_WORDS, placeLabel, SCHEDULE_WORDS, type SettingPlace } from '../text/settings-text.js';
 import type { Actor, AuditTrail, Written } from './audit-trail.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** A change at a place: `null` removes what was set there (back to the broader setting or the default). */
 type AtPlace<K extends string, V> = { place: SettingPlace } & Record<K, V | null>;
@@ -91,7 +92,7 @@ export function createSettingWrites(trail: AuditTrail, deps: { channelDefaults: 
     setPersona(guildId, actor, { place, text }) {
       // Persona text is a member's words the model reads: cleaned at the door, whoever sends it.
       const clean = text === null ? null : cleanText(text).trim();
-      const quoted = clean !== null && clean.length > 200 ? `${clean.slice(0, 199)}…` : clean;
+      const quoted = clean !== null && clean.length > TEXT_CAPS.personaQuoted ? `${clean.slice(0, TEXT_CAPS.personaQuoted - 1)}…` : clean;
       const detail = quoted === null ? `removed the persona in ${placeLabel(place)}` : `set the persona in ${placeLabel(place)} to “${quoted.replace(/\n/g, ' ')}”`;
       return trail.change(guildId, actor, { action: 'settings.persona', detail }, (s) => withPlaceValue(s, 'personas', keyOf(guildId, place), clean));
     },

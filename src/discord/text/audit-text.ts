@@ -6,6 +6,7 @@
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import type { ChangeRecord } from '../../policy/index.js';
 import type { AuditEntry } from '../../state/guild-settings-schema.js';
+import { MESSAGE_LIMIT } from '../posting/split-message.js';
 
 /** Discord's limit on how many entries `/tools audit` may show in one reply. */
 export const AUDIT_SHOW_MAX = 25;
@@ -42,5 +43,5 @@ export function formatAuditLog(entries: readonly AuditEntry[], count: number): s
 
 /** The log-channel post for a change. */
 export function logChannelLine(change: ChangeRecord): string {
-  return `🛠️ **${escapeDisplayName(change.actorName)}** (<@${change.actorId}>) ${change.detail}${viaNote(change.via)}`.slice(0, 2000);
+  return `🛠️ **${escapeDisplayName(change.actorName)}** (<@${change.actorId}>) ${change.detail}${viaNote(change.via)}`.slice(0, MESSAGE_LIMIT);
 }

@@ -8,7 +8,8 @@ import { recurrence } from '../../schedules/index.js';
 import type { OccurrenceMark, Schedule } from '../../state/index.js';
 import { NO_NAMES, plainMentions, type MentionNames } from '../members.js';
 import { permissionList } from '../posting/permissions.js';
-import { closeOpenFence, fitMessage, graphemeBoundary } from '../posting/split-message.js';
+import { graphemeBoundary, TEXT_CAPS } from '../../agent/text-caps.js';
+import { closeOpenFence, fitMessage } from '../posting/split-message.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 function format(timeZone: string, kind: 'long' | 'stamp'): Intl.DateTimeFormat {
@@ -68,7 +69,7 @@ export function runThreadName(schedule: Pick<Schedule, 'question' | 'timeZone'>,
 /** The message a run starts from: whose question, when it runs, and the question. */
 export function runHeadline(schedule: Schedule, ownerName: string, atMs: number | 'now'): string {
   const when = atMs === 'now' ? 'run now by hand' : `${localTime(atMs, schedule.timeZone)} ${schedule.timeZone}`;
-  const q = schedule.question.length > 1500 ? `${schedule.question.slice(0, graphemeBoundary(schedule.question, 1499))}…` : schedule.question;
+  const q = schedule.question.length > TEXT_CAPS.quotedQuestion ? `${schedule.question.slice(0, graphemeBoundary(schedule.question, TEXT_CAPS.quotedQuestion - 1))}…` : schedule.question;
   return fitMessage(`⏰ **${escapeDisplayName(ownerName)}**'s scheduled question \`${schedule.id}\` (${schedule.description}; ${when}): ${closeOpenFence(q)}`);
 }
 

@@ -6,6 +6,8 @@
 import { formatUsd } from '../../state/usage/model-prices.js';
 import type { GuildUsageReport, MemberUsageReport, Refusal, UsageTotals } from '../../state/usage/types.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
+import { MESSAGE_LIMIT } from '../posting/split-message.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 /** `<t:…:R>` renders as "in 23 minutes" in the reader's client. */
@@ -83,7 +85,7 @@ export function guildUsageText(report: GuildUsageReport, names: ReadonlyMap<stri
     lines.push('**Top members**');
     report.topMembers.forEach((m, i) => {
       const name = names.get(m.userId);
-      lines.push(`${i + 1}. ${name ? escapeDisplayName(name, 40) : `<@${m.userId}>`}: ${tokensLine(m.totals)}`);
+      lines.push(`${i + 1}. ${name ? escapeDisplayName(name, TEXT_CAPS.rankedName) : `<@${m.userId}>`}: ${tokensLine(m.totals)}`);
     });
   }
   if (report.topChannels.length > 0) {
@@ -92,5 +94,5 @@ export function guildUsageText(report: GuildUsageReport, names: ReadonlyMap<stri
   }
   if (report.today.runs === 0) lines.push('Nobody has asked anything today.');
   const text = lines.join('\n');
-  return text.length > 2000 ? `${text.slice(0, 1990)}\n…` : text;
+  return text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT - 10)}\n…` : text;
 }

@@ -26,6 +26,7 @@ import { askersOf, MessageRefSchema, TurnRecordSchema, type TurnRecord } from '.
 
 /** The version of WaitingTurn this bot writes and reads. Bump it when the shape changes. */
 export const WAITING_TURN_VERSION = 1;
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** What the Discord layer keeps of a waiting turn beside the engine's state (the record's `turn`). */
 export interface WaitingTurn {
@@ -84,7 +85,7 @@ export function shownCall(tool: string, input: unknown): string {
 
 /** The request for a call: what it runs, why it waits when the tool says so, who may decide, for how long. */
 export function requestText(call: { described: string; reason?: string; approvers?: ReadonlyArray<{ name: string }> }, timeoutMs: number): string {
-  const reason = call.reason ? `\n-# Why: ${escapeDisplayName(call.reason, 200)}.` : '';
+  const reason = call.reason ? `\n-# Why: ${escapeDisplayName(call.reason, TEXT_CAPS.approvalReason)}.` : '';
   const who = call.approvers?.length ? `Only ${call.approvers.map((a) => `**${escapeDisplayName(a.name)}**`).join(' or ')} can decide.` : 'The person who asked, or a moderator, can decide.';
   return `🔐 **Approval needed** before I run ${call.described}${reason}\n-# ${who} Waiting up to ${formatMs(timeoutMs)}.`;
 }

@@ -9,7 +9,8 @@ import { MessageFlags, type Client } from 'discord.js';
 import { NO_MENTIONS } from '../members.js';
 import { continueRow } from '../posting/run-components.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
-import { closeOpenFence, fitMessage, graphemeBoundary, quotePreview } from '../posting/split-message.js';
+import { graphemeBoundary, TEXT_CAPS } from '../../agent/text-caps.js';
+import { closeOpenFence, fitMessage, quotePreview } from '../posting/split-message.js';
 import { placeMessages, type MessageRef } from '../posting/target.js';
 import type { TurnOrigin } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
@@ -21,7 +22,7 @@ import type { TurnOutcome } from './outcome.js';
  */
 /** `**Alice** asked: …` (or `asked about this message`), the question cut at 1,500 characters. */
 export function headline(name: string, question: string, verb = 'asked'): string {
-  const q = closeOpenFence(question.length > 1500 ? `${question.slice(0, graphemeBoundary(question, 1499))}…` : question);
+  const q = closeOpenFence(question.length > TEXT_CAPS.quotedQuestion ? `${question.slice(0, graphemeBoundary(question, TEXT_CAPS.quotedQuestion - 1))}…` : question);
   return fitMessage(`**${escapeDisplayName(name)}** ${verb}: ${q}`);
 }
 

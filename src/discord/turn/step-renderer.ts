@@ -12,6 +12,7 @@ import { formatStep } from '../posting/format-steps.js';
 import type { FileOut } from '../posting/message-mirror.js';
 import type { StepLog } from '../posting/step-log.js';
 import { filesCaption, filesOut } from '../posting/tool-files.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** Shows "typing…" while nothing else is visibly happening. */
 export interface TypingIndicator {
@@ -93,7 +94,7 @@ export class StepRenderer<H> {
       }
       case 'progress': {
         const text = this.actions.get(event.callId);
-        if (text) this.steps.live(callKey(event.callId), `${text} ⏳ ${event.text.replace(/\s+/g, ' ').slice(0, 80)}`);
+        if (text) this.steps.live(callKey(event.callId), `${text} ⏳ ${event.text.replace(/\s+/g, ' ').slice(0, TEXT_CAPS.progressNote)}`);
         return;
       }
       case 'observation': {

@@ -9,6 +9,7 @@
 import type { Client } from 'discord.js';
 import type { Unreadable } from '../../agent/saved.js';
 import { formatMs } from '../../duration.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeRecord } from '../../policy/index.js';
 import type { ConversationStore, UnreadableWaitingTurn, WaitingTurnRecord, WaitingTurnStore } from '../../state/index.js';
@@ -66,7 +67,7 @@ export function createEndings(deps: EndingDeps) {
     const waited = waitedFor(record);
     if (record.guildId) {
       const calls = record.calls.filter((c) => !c.decision).map((c) => c.described).join(', ');
-      await deps.audit(record.guildId, { actorId: client.user.id, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${calls.slice(0, 200)}: nobody approved it in time` });
+      await deps.audit(record.guildId, { actorId: client.user.id, actorName: 'threadwise', action: 'tools.approval.timeout', detail: `did not run ${calls.slice(0, TEXT_CAPS.echo)}: nobody approved it in time` });
     }
     await end(client, ending, `⌛ Not run: no decision within ${waited}.`, `⌛ This run waited ${waited} for an approval nobody gave, so it has ended. Ask again if you still need it.`, true);
   }

@@ -20,6 +20,7 @@ import { openWaiting, readWaitingTurn, requestText, unreadableOf, type OpenedTur
 import type { TurnOrigin } from './origin.js';
 import { askersOf, payerMessage } from './record.js';
 import { createEndings, due, waitedFor, type EndingDeps } from './waiting-endings.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /**
  * How often the turns waiting for a person are checked for their time being up: a tenth of the wait,
@@ -97,7 +98,7 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
       if (requestId) await messages.edit(requestId, { content: `🔐 ${call.described}\n${verdict}`, components: [] }).catch(() => undefined);
       if (record.guildId) {
         const action = decision.approved ? 'tools.approval.approved' : 'tools.approval.denied';
-        await deps.audit(record.guildId, { actorId: decision.by.id, actorName: decision.by.name, action, detail: `${decision.approved ? 'approved' : 'denied'} ${call.described.slice(0, 200)}` });
+        await deps.audit(record.guildId, { actorId: decision.by.id, actorName: decision.by.name, action, detail: `${decision.approved ? 'approved' : 'denied'} ${call.described.slice(0, TEXT_CAPS.echo)}` });
       }
       const ready = await advance(client, opened);
       return { pressed: { ok: true }, ...(ready ? { ready } : {}) };

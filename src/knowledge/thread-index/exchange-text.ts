@@ -4,6 +4,7 @@
  * server's conversation), as are images. Cleaned and capped, since it is shown again in later runs.
  */
 import { cleanText } from '../../agent/clean-text.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** The shape of a stored message this needs (a conversation message with its author). */
 export interface ExchangeMessage {
@@ -13,9 +14,8 @@ export interface ExchangeMessage {
   tool_calls?: unknown[];
 }
 
-/** Longest part of one message that is indexed, and of one exchange. */
-const MESSAGE_CHARS = 1_500;
-const EXCHANGE_CHARS = 6_000;
+/** Longest part of one message that is indexed, and of one exchange: as much as a quoted reply keeps. */
+const { quotedMessage: MESSAGE_CHARS, quotedConversation: EXCHANGE_CHARS } = TEXT_CAPS;
 
 /** The text of an exchange, `name: words` per message, or '' when nothing in it is worth finding. */
 export function exchangeText(messages: readonly ExchangeMessage[], botName = 'threadwise'): string {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { cleanText } from '../../agent/clean-text.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** The version entries are written in. */
 export const ENTRY_VERSION = 1;
@@ -30,7 +31,7 @@ export interface MemoryLimits {
   maxChars: number;
 }
 
-export const MEMORY_LIMITS: MemoryLimits = { maxEntries: 50, maxChars: 300 };
+export const MEMORY_LIMITS: MemoryLimits = { maxEntries: 50, maxChars: TEXT_CAPS.memoryNote };
 
 const EntrySchema = z.object({
   v: z.number().int(),
