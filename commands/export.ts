@@ -9,6 +9,7 @@ import { AttachmentBuilder, InteractionContextType, MessageFlags, PermissionFlag
 import type { Command } from '../src/discord/command.js';
 import { atDisplayLevel, buildExport, exchangeMarkdown, exportJson, exportMarkdown, type ConversationExport } from '../src/discord/text/conversation-export.js';
 import { scopeOf, displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
+import { canReadHistory } from '../src/discord/posting/permissions.js';
 import { closeOpenFence, fitMessage, MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
 
@@ -28,7 +29,7 @@ export const exportCommand: Command = {
     }
     const can = interaction.memberPermissions;
     const moderator = !!(can?.has(PermissionFlagsBits.ManageThreads) || can?.has(PermissionFlagsBits.ManageGuild));
-    if (!moderator && !(can?.has(PermissionFlagsBits.ViewChannel) && can.has(PermissionFlagsBits.ReadMessageHistory))) {
+    if (!moderator && !canReadHistory(can)) {
       // The export is the thread's history: whoever may not scroll back through it may not have it as a file.
       await interaction.reply({ content: 'You cannot export this thread: it needs View Channel and Read Message History here (or a moderator\'s rights). Nothing was exported.', ...private_ });
       return;

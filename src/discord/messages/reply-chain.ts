@@ -7,11 +7,12 @@
  * out, and the thread says so. Quoted text is untrusted, like a tool's output: cleaned, each line
  * marked as quoted, inside a fence the quoted text cannot close.
  */
-import { PermissionFlagsBits, type GuildMember, type Message } from 'discord.js';
+import type { GuildMember, Message } from 'discord.js';
 import { cleanText } from '../../agent/clean-text.js';
 import { TEXT_CAPS } from '../../agent/text-caps.js';
 import type { AttachmentRef } from '../files/attachments.js';
 import { displayNameOf } from '../members.js';
+import { memberCanView } from '../posting/permissions.js';
 import { attachmentsOf } from './message-text.js';
 
 /** Most files the quoted messages bring along. */
@@ -39,7 +40,7 @@ export async function replyChain(message: Message, asker: GuildMember | null, ma
       break;
     }
     // A reply can point at a message in another channel: never shown to someone who cannot read it there.
-    if (earlier.channelId !== message.channelId && !canView(asker, earlier)) {
+    if (earlier.channelId !== message.channelId && !memberCanView(earlier.channel, asker)) {
       notices.push('-# ℹ️ Left out: a message you replied to is in a channel you cannot view.');
       break;
     }
@@ -64,10 +65,4 @@ export async function replyChain(message: Message, asker: GuildMember | null, ma
     '[end of the quoted messages]',
   ].join('\n');
   return { context, attachments: quoted.flatMap((q) => q.attachments).slice(0, MAX_FILES), notices };
-}
-
-function canView(asker: GuildMember | null, earlier: Message): boolean {
-  const channel = earlier.channel;
-  if (!asker || channel.isDMBased()) return false;
-  return channel.permissionsFor(asker)?.has(PermissionFlagsBits.ViewChannel) ?? false;
 }

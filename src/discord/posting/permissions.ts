@@ -2,15 +2,16 @@
  * What the bot may do where, and what Discord says when it may not: the permissions it needs, the
  * checks before any model call (the pre-flight: the bot must be able to post its answer there), and
  * Discord's refusals in words a server member can act on (the codes are Discord's JSON error codes).
- * And what members may do: a passage said in a channel reaches only those who can view it, and a post
- * made for a member (a scheduled run) goes only where their own post could.
+ * And what members may do: the one rule of who may view a channel (`canView`, `memberCanView`: a passage,
+ * a quoted message, an export reaches only those who can view where it was said), and a post made for a
+ * member (a scheduled run) goes only where their own post could.
  *
  * A thread that was deleted or is locked, or where the bot lacks View Channel or Send Messages in
  * Threads, gets no run, so no model call is spent on an answer nobody would see. An archived thread is
  * not refused: a member's message reopens it (and Discord may deliver the message before saying so).
  * Attach Files is not checked: without it a long answer is posted as several messages instead.
  */
-import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField, type Client, type Guild, type GuildChannel, type GuildMember, type ThreadChannel } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, PermissionsBitField, type Channel, type Client, type Guild, type GuildChannel, type GuildMember, type ThreadChannel } from 'discord.js';
 
 export const DiscordCode = {
   UnknownChannel: 10003,
@@ -121,14 +122,31 @@ function botHas(thread: ThreadChannel, permission: bigint): boolean {
   return me ? thread.permissionsFor(me).has(permission) : false;
 }
 
-// Who may see a channel, for what was said in it: a knowledge passage taken from a channel's message is
-// shown only to members with View Channel there. Read from discord.js's caches, with one fetch for a
-// member or channel not cached yet; anything that cannot be read counts as "cannot view".
+// Who may see a channel: the one rule of "may this member view this channel", for what was said in it (a
+// knowledge passage, an earlier thread, a quoted reply) and for what is copied out of it (an export).
+// Read from discord.js's caches (or the permissions Discord sent with a command); anything that cannot
+// be read counts as "cannot view".
+
+/** Whether these permissions (a member's or a role's in a channel) let them view it. None known: no. */
+export function canView(permissions: Readonly<PermissionsBitField> | null | undefined): boolean {
+  return permissions?.has(PermissionFlagsBits.ViewChannel) ?? false;
+}
+
+/** Whether they may view the channel and scroll back through it: what a copy of its history (an export) asks. */
+export function canReadHistory(permissions: Readonly<PermissionsBitField> | null | undefined): boolean {
+  return !!permissions && canView(permissions) && permissions.has(PermissionFlagsBits.ReadMessageHistory);
+}
+
+/** Whether `member` may view `channel` now (a thread: as its parent says). No member, or a DM: no. */
+export function memberCanView(channel: Channel | GuildChannel, member: GuildMember | null | undefined): boolean {
+  if (!member || channel.isDMBased()) return false;
+  return canView(channel.permissionsFor(member));
+}
 
 /** Whether a member may view a channel; what `search_knowledge` and `/kb search` ask per channel. */
 export type ChannelViewer = (channelId: string) => Promise<boolean>;
 
-/** The channel viewer of `userId` in `guild` (no guild: nothing channel-bound is visible). */
+/** The channel viewer of `userId` in `guild`, with one fetch for a member or channel not cached yet (no guild: nothing channel-bound is visible). */
 export function channelViewer(guild: Guild | null | undefined, userId: string): ChannelViewer {
   let member: Promise<GuildMember | undefined> | undefined;
   const memberOf = (g: Guild) => (member ??= g.members.fetch(userId).catch(() => undefined));
@@ -136,8 +154,7 @@ export function channelViewer(guild: Guild | null | undefined, userId: string): 
     if (!guild) return false;
     const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
     const who = guild.members.cache.get(userId) ?? (await memberOf(guild));
-    if (!channel || !who) return false;
-    return channel.permissionsFor(who).has(PermissionFlagsBits.ViewChannel);
+    return !!channel && memberCanView(channel, who);
   };
 }
 
@@ -158,17 +175,16 @@ export interface MemberPost {
  * answer holds for its threads). Empty: they may. Read from discord.js's caches as they are now.
  */
 export function memberMissingToPost(channel: GuildChannel, member: GuildMember, post: MemberPost): string[] {
-  const needed = ['View Channel', 'Send Messages'];
+  const needed = ['Send Messages'];
   if (post.opensThread) needed.push('Create Public Threads');
   if (post.inThreads) needed.push('Send Messages in Threads');
-  return missingPermissions(channel.permissionsFor(member), needed);
+  return [...(memberCanView(channel, member) ? [] : ['View Channel']), ...missingPermissions(channel.permissionsFor(member), needed)];
 }
 
 /** Whether @everyone lacks View Channel in a channel: only some members can read it. Unknown: true. */
 export async function isRestrictedChannel(guild: Guild, channelId: string): Promise<boolean> {
   const channel = guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
-  if (!channel) return true;
-  return !channel.permissionsFor(guild.roles.everyone).has(PermissionFlagsBits.ViewChannel);
+  return !channel || !canView(channel.permissionsFor(guild.roles.everyone));
 }
 
 /**
@@ -181,7 +197,7 @@ export function runAudienceViewer(client: Client, guildId: string | null | undef
   const viewers = askerIds.map((id) => channelViewer(guild, id));
   return async (channelId) => {
     if (!guild) return false;
-    for (const canView of viewers) if (!(await canView(channelId))) return false;
+    for (const viewer of viewers) if (!(await viewer(channelId))) return false;
     return channelId === postedIn || !(await isRestrictedChannel(guild, channelId));
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, Client, DMChannel, Message, RepliableInteraction, ThreadChannel, VoiceChannel } from 'discord.js';
 import { InteractionWebhook, PermissionFlagsBits, Routes } from 'discord.js';
-import { DiscordCode, discordCode, missingInThread, threadClosed, threadProblem } from './permissions.js';
+import { DiscordCode, discordCode, missingInThread, missingPermissions, threadClosed, threadProblem } from './permissions.js';
 import { NO_MENTIONS } from '../members.js';
 
 /** A message the bot posted, by ids (the /ask reply, an approval request). */
@@ -106,7 +106,9 @@ export function channelTarget(channel: DMChannel | VoiceChannel): TurnTarget {
       await channel.sendTyping();
     },
     canAttachFiles: () => has(PermissionFlagsBits.AttachFiles),
-    preflight: () => (has(PermissionFlagsBits.ViewChannel) && has(PermissionFlagsBits.SendMessages) ? undefined : "I cannot post in this channel (I am missing View Channel or Send Messages), so I did not answer."),
+    preflight: () => (me && !channel.isDMBased() && missingPermissions(channel.permissionsFor(me), ['View Channel', 'Send Messages']).length > 0
+      ? 'I cannot post in this channel (I am missing View Channel or Send Messages), so I did not answer.'
+      : undefined),
   };
 }
 

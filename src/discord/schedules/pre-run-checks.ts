@@ -12,7 +12,7 @@ import { ChannelType, PermissionFlagsBits, type Client, type Guild, type GuildMe
 import { describeError } from '../../errors.js';
 import { scheduleRightProblem, type RunScope } from '../../policy/index.js';
 import type { Schedule } from '../../state/index.js';
-import { discordCode, DiscordCode, memberMissingToPost, missingPermissionsSentence, missingFor, threadProblem } from '../posting/permissions.js';
+import { discordCode, DiscordCode, memberCanView, memberMissingToPost, missingPermissionsSentence, missingFor, threadProblem } from '../posting/permissions.js';
 import { postPauseReason } from '../text/schedule-text.js';
 import type { Rules } from '../rules/rules.js';
 
@@ -62,7 +62,7 @@ export async function preRunChecks(client: Client, schedule: Schedule, rules: Pi
   const cannotPost = memberMissingToPost(channel, member, { opensThread: !thread, inThreads: schedule.thread === 'same' });
   if (cannotPost.length) {
     // Told where they can read it: in the channel, unless it is hidden from them now.
-    const hidden = cannotPost.includes('View Channel');
+    const hidden = !memberCanView(channel, member);
     return { ok: false, reason: postPauseReason(cannotPost, channel.id), ...(hidden ? { tell: 'dm' } : { tell: 'channel', channel }) };
   }
   const problem = thread ? threadProblem(thread) : postProblem(channel);
