@@ -1,6 +1,6 @@
 /**
- * Helpers of the architecture test for the rules that only value imports decide (a type-only import
- * is erased and loads nothing), and for finding the storage kinds a file names in its code.
+ * Helpers of the architecture tests: the value imports of a file, static or dynamic (a type-only import
+ * is erased and loads nothing), and the storage kinds a file names in its code.
  */
 import path from 'node:path';
 
@@ -17,48 +17,6 @@ export function valueImportsOf(file: string, text: string, options: { dynamic: b
     found.push((m[2] ?? m[4] ?? m[5])!);
   }
   return found.map((s) => (s.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(file), s)).replace(/\.js$/, '.ts') : s));
-}
-
-/** Every folder a file is in, nearest last (`src/storage/sqlite/x.ts`: src, src/storage, src/storage/sqlite). */
-function foldersOf(file: string): string[] {
-  const parts = file.split('/').slice(0, -1);
-  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
-/**
- * For each folder that a chain of imports leaves and comes back into, one such chain (`folder: a → b
- * → c`, a and c inside the folder or below it, b outside). Empty when every folder's imports of the
- * world outside it never lead back in, so that each folder sits wholly above or below the others.
- */
-export function folderChains(graph: ReadonlyMap<string, readonly string[]>): string[] {
-  const folders = [...new Set([...graph.keys()].flatMap(foldersOf))].sort();
-  const found: string[] = [];
-  for (const folder of folders) {
-    const inside = (file: string) => file.startsWith(`${folder}/`);
-    // Walk outward from every import that leaves the folder; the first file found inside again closes a chain.
-    const cameFrom = new Map<string, string>();
-    const queue: string[] = [];
-    for (const [file, targets] of graph) {
-      if (!inside(file)) continue;
-      for (const target of targets) if (!inside(target) && !cameFrom.has(target)) cameFrom.set(target, file), queue.push(target);
-    }
-    let closing: [string, string] | undefined;
-    while (queue.length && !closing) {
-      const at = queue.shift()!;
-      for (const target of graph.get(at) ?? []) {
-        if (inside(target)) {
-          closing = [at, target];
-          break;
-        }
-        if (!cameFrom.has(target)) cameFrom.set(target, at), queue.push(target);
-      }
-    }
-    if (!closing) continue;
-    const chain = [closing[1]];
-    for (let at: string | undefined = closing[0]; at !== undefined; at = inside(at) ? undefined : cameFrom.get(at)) chain.unshift(at);
-    found.push(`${folder}: ${chain.join(' → ')}`);
-  }
-  return found;
 }
 
 /**

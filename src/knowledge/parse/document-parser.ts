@@ -15,6 +15,7 @@
 import { KnowledgeInputError } from '../errors.js';
 import { exchange, startParseWorker, type ParseWorker } from './parse-process.js';
 import type { ParseCaps, ParsedFormat, Parsed, ParsedText, ParseRequest } from './parse-types.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 export interface DocumentParserOptions {
   /** Wall-clock limit per read, from when the worker starts on it (KNOWLEDGE_PARSE_TIMEOUT_MS, default 60 s). */
@@ -97,7 +98,7 @@ export function createDocumentParser(options: DocumentParserOptions = {}): Docum
     const outcome = await exchange(current.process, { ...work, id: ++nextId, name: parse.name, caps } as ParseRequest, timeoutMs, parse);
     if (outcome.kind === 'reply') {
       if (outcome.reply.ok) return outcome.reply.parsed;
-      throw new KnowledgeInputError(outcome.reply.refused ? outcome.reply.message : `${parse.name} could not be read (${outcome.reply.message.slice(0, 200)}).`);
+      throw new KnowledgeInputError(outcome.reply.refused ? outcome.reply.message : `${parse.name} could not be read (${outcome.reply.message.slice(0, TEXT_CAPS.echo)}).`);
     }
     await kill();
     if (outcome.kind === 'timeout') {

@@ -6,6 +6,7 @@
  */
 import { Unzip, UnzipInflate } from 'fflate';
 import { ParseRefusal, type ParseCaps } from './parse-types.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** More entries than any real Word file has. */
 const MAX_ENTRIES = 5_000;
@@ -50,7 +51,7 @@ export async function docxHtml(bytes: Uint8Array, name: string, caps: ParseCaps)
     // Images are dropped: only text is indexed, and an image's bytes would only cost memory.
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) }, { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) })).value;
   } catch (error) {
-    throw new ParseRefusal(`${name} could not be read as a Word document (${(error as Error).message.slice(0, 200)}).`);
+    throw new ParseRefusal(`${name} could not be read as a Word document (${(error as Error).message.slice(0, TEXT_CAPS.echo)}).`);
   }
   if (Buffer.byteLength(html, 'utf8') > caps.maxTextBytes * 4) {
     throw new ParseRefusal(`${name} holds more text than a document may (KNOWLEDGE_MAX_FILE_BYTES).`);

@@ -5,6 +5,7 @@
  * without OCR) is refused with that reason rather than indexed as nothing.
  */
 import { ParseRefusal, type ParseCaps, type ParsedPages } from './parse-types.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** Fewer characters than this in the whole file is no text layer, only stray marks. */
 const MIN_TEXT_CHARS = 10;
@@ -24,7 +25,7 @@ export async function pdfPages(bytes: Uint8Array, name: string, caps: ParseCaps,
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (/password/i.test(why)) throw new ParseRefusal(`${name} is protected by a password; add a copy without one.`);
-    throw new ParseRefusal(`${name} could not be read as a PDF (${why.slice(0, 200)}).`);
+    throw new ParseRefusal(`${name} could not be read as a PDF (${why.slice(0, TEXT_CAPS.echo)}).`);
   }
   const total = pdf.numPages;
   if (total > caps.maxPages) {
