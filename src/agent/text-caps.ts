@@ -9,7 +9,7 @@
  * not ours, and live where messages are fitted (src/discord/posting/split-message.ts).
  */
 
-/** The caps, in characters (UTF-16 units, as `String.length` counts) unless the name says bytes. */
+/** The caps, in characters unless the name says bytes: UTF-16 units as `String.length` counts them, but code points for speaker labels and memory notes (their cutters count so). */
 export const TEXT_CAPS = {
   // What members wrote, quoted to the model as data.
   /** One quoted message (a reply's chain, an earlier thread's exchange): its gist, not a wall of text. */
