@@ -6,8 +6,10 @@
  * so nothing of an untrusted document is read on the bot's main thread, and the only sure way to stop
  * a hostile one is to kill the process: a read that overruns or overflows the heap costs the worker its
  * life and is refused with the reason (a page whose article search overruns is read again as plain
- * text instead), and the next read starts a fresh worker. Nothing is written to
- * the index before the whole file has been read, so a stopped file leaves nothing half-indexed.
+ * text instead), and the next read starts a fresh worker. Inside the worker a PDF's streams are first
+ * counted as they inflate (pdf-inflate.ts), so most PDF bombs are refused before pdf.js decodes them,
+ * with the truer reason. Nothing is written to the index before the whole file has been read, so a
+ * stopped file leaves nothing half-indexed.
  *
  * One parser is one lane, first come first served: the knowledge base has one, and read_url has its own
  * two (pages, and PDFs) so that a model's page never waits behind a moderator's 1,000-page PDF.
@@ -26,8 +28,12 @@ export interface DocumentParserOptions {
   maxMemoryMb?: number;
   /** Most pages of a PDF (KNOWLEDGE_MAX_PAGES, default 1,000). */
   maxPages?: number;
-  /** Most bytes a .docx may inflate to (default 100 MB). */
+  /** Most bytes a .docx may inflate to, all its entries together (default 100 MB). */
   maxInflatedBytes?: number;
+  /** Most bytes a PDF's streams may decode to together (KNOWLEDGE_PDF_MAX_INFLATED_BYTES, default 256 MB). */
+  maxPdfInflatedBytes?: number;
+  /** Most bytes one PDF page's content, or any one stream that is no image, may decode to (KNOWLEDGE_PDF_MAX_PAGE_BYTES, default 64 MB). */
+  maxPdfPageBytes?: number;
   /** Reads that may wait while one runs (default 8). */
   maxQueue?: number;
 }
@@ -67,6 +73,8 @@ export function createDocumentParser(options: DocumentParserOptions = {}): Docum
   const maxMemoryMb = options.maxMemoryMb ?? 512;
   const maxPages = options.maxPages ?? 1_000;
   const maxInflatedBytes = options.maxInflatedBytes ?? 100_000_000;
+  const maxPdfInflatedBytes = options.maxPdfInflatedBytes ?? 256_000_000;
+  const maxPdfPageBytes = options.maxPdfPageBytes ?? 64_000_000;
   const maxQueue = options.maxQueue ?? 8;
   const limit = timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
   let worker: ParseWorker | undefined;
@@ -94,7 +102,7 @@ export function createDocumentParser(options: DocumentParserOptions = {}): Docum
       await kill();
       throw new KnowledgeInputError(`The document reader could not start, so ${parse.name} was not read; try again later.`, { cause: error });
     }
-    const caps: ParseCaps = { maxPages, maxTextBytes: parse.maxTextBytes, maxInflatedBytes };
+    const caps: ParseCaps = { maxPages, maxTextBytes: parse.maxTextBytes, maxInflatedBytes, maxPdfInflatedBytes, maxPdfPageBytes };
     const outcome = await exchange(current.process, { ...work, id: ++nextId, name: parse.name, caps } as ParseRequest, timeoutMs, parse);
     if (outcome.kind === 'reply') {
       if (outcome.reply.ok) return outcome.reply.parsed;

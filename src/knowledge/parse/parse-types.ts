@@ -12,8 +12,12 @@ export interface ParseCaps {
   maxPages: number;
   /** Most UTF-8 bytes of text extracted (KNOWLEDGE_MAX_FILE_BYTES): the parse stops past it. */
   maxTextBytes: number;
-  /** Most bytes a .docx may inflate to, counted while inflating (a zip bomb stops here). */
+  /** Most bytes a .docx may inflate to, all its entries together, counted while inflating (a zip bomb stops here). */
   maxInflatedBytes: number;
+  /** Most bytes a PDF's streams may decode to together (KNOWLEDGE_PDF_MAX_INFLATED_BYTES), counted before pdf.js reads it. */
+  maxPdfInflatedBytes: number;
+  /** Most bytes one PDF page's content (its content streams together), or any one stream that is no image, may decode to (KNOWLEDGE_PDF_MAX_PAGE_BYTES). */
+  maxPdfPageBytes: number;
 }
 
 /** A request to the worker: a PDF or Word file's bytes, or HTML (a document or a web page) as text. */

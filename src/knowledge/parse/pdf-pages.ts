@@ -1,9 +1,11 @@
 /**
  * A PDF's text, page by page, with pdf.js (through unpdf, which bundles it without a canvas or a
- * worker of its own). Runs inside the parser's worker process. The page count is checked before any
- * page is read, the text is counted as it grows, and a file whose pages hold no text at all (a scan
+ * worker of its own). Runs inside the parser's worker process. Every stream is first decoded once,
+ * counting, against the inflate caps (pdf.js's own decoding is bounded by nothing), then the page
+ * count is checked before any page is read, the text is counted as it grows, and a file whose pages hold no text at all (a scan
  * without OCR) is refused with that reason rather than indexed as nothing.
  */
+import { checkPdfInflate } from './pdf-inflate.js';
 import { ParseRefusal, type ParseCaps, type ParsedPages } from './parse-types.js';
 import { TEXT_CAPS } from '../../agent/text-caps.js';
 
@@ -17,6 +19,8 @@ interface TextItem {
 
 /** Extract every page's text; `progress` is told after each page. */
 export async function pdfPages(bytes: Uint8Array, name: string, caps: ParseCaps, progress: (done: number, total: number) => void): Promise<ParsedPages> {
+  // Before pdf.js sees the file: opening it already decodes its cross-reference and object streams.
+  checkPdfInflate(bytes, name, { maxInflatedBytes: caps.maxPdfInflatedBytes, maxPageBytes: caps.maxPdfPageBytes });
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {

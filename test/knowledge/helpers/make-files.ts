@@ -48,6 +48,39 @@ export async function makePdfBomb(pages: number, inflatedMb: number): Promise<Ui
   return doc.save();
 }
 
+/**
+ * Zeros deflated (zlib-wrapped, as PDF's FlateDecode wants) a megabyte at a time, so a stream that
+ * inflates to a gigabyte is built without ever holding a gigabyte.
+ */
+export async function deflatedZeros(inflatedMb: number): Promise<Buffer> {
+  const deflate = zlib.createDeflate({ level: 9, memLevel: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  const megabyte = Buffer.alloc(1_000_000);
+  for (let i = 0; i < inflatedMb; i++) if (!deflate.write(megabyte)) await new Promise((resolve) => deflate.once('drain', resolve));
+  deflate.end();
+  await done;
+  return Buffer.concat(out);
+}
+
+/**
+ * The outside trial's PDF bomb: a valid one-page PDF whose content stream inflates to `inflatedMb` MB
+ * of zeros from about a thousandth of that, after a line of real text unless `text` is false.
+ * `asImage` labels the stream an image (/Subtype /Image), which pdf.js ignores for a page's content.
+ */
+export async function makeInflateBomb(inflatedMb: number, options: { text?: boolean; asImage?: boolean } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([595, 842]);
+  if (options.text !== false) page.drawText('A page about lighthouses, and far more than it shows.', { x: 50, y: 780, size: 11, font });
+  const dict = options.asImage ? { Filter: 'FlateDecode', Subtype: 'Image', Width: 1, Height: 1 } : { Filter: 'FlateDecode' };
+  const bomb = doc.context.register(doc.context.stream(await deflatedZeros(inflatedMb), dict));
+  const text = page.node.get(PDFName.of('Contents'));
+  page.node.set(PDFName.of('Contents'), doc.context.obj(text ? [text, bomb] : [bomb]));
+  return doc.save();
+}
+
 /** A PDF of `pages` empty pages. */
 export async function makeManyPages(pages: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -72,6 +105,18 @@ export async function makeBigDocx(megabytes: number): Promise<Buffer> {
   const noise = new Uint8Array(megabytes * 1_000_000);
   for (let at = 0; at < noise.length; at += 65_536) crypto.getRandomValues(noise.subarray(at, at + 65_536));
   return Buffer.from(zipSync({ ...entries, 'word/media/noise.bin': [noise, { level: 0 }] }));
+}
+
+/**
+ * A zip bomb spread thin: `entries` extra entries of `megabytes` MB of zeros each, every one under an
+ * inflate cap that their sum is far over.
+ */
+export async function makeDocxSpreadBomb(entries: number, megabytes: number): Promise<Buffer> {
+  const { unzipSync } = await import('fflate');
+  const files: Record<string, Uint8Array | [Uint8Array, { level: 1 }]> = unzipSync(await makeDocx([{ heading: 1, text: 'Spread' }, { text: 'Nothing to see.' }]));
+  const zeros = new Uint8Array(megabytes * 1_000_000);
+  for (let i = 0; i < entries; i++) files[`word/media/zeros-${i}.bin`] = [zeros, { level: 1 }];
+  return Buffer.from(zipSync(files));
 }
 
 /** A small .docx whose one extra entry inflates to `megabytes` MB of zeros (a zip bomb). */
