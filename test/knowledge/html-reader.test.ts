@@ -10,11 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDocumentParser } from '../../src/knowledge/parse/document-parser.js';
 import { htmlShape } from '../../src/knowledge/parse/html-shape.js';
 import { HEADING_MARK } from '../../src/knowledge/sections.js';
-import { SLOW_PAGE, SLOW_PARAGRAPHS } from '../tools/fixtures/hostile-pages.js';
+import { DEEP_PAGE, SLOW_PAGE, SLOW_PARAGRAPHS } from '../tools/fixtures/hostile-pages.js';
 import { NEWS_PAGE } from '../tools/fixtures/news-page.js';
 
 const NAVIGATION = ['Sport', 'Subscribe today', 'Most read', 'Ten best beaches', 'Great news', 'All rights reserved'];
 const options = (name: string) => ({ name, maxTextBytes: 1_000_000, article: true });
+const onLinux = process.platform === 'linux';
 
 describe('the HTML reader in the worker', () => {
   const reader = createDocumentParser();
@@ -44,6 +45,30 @@ describe('the HTML reader in the worker', () => {
     expect(page.plainBecause).toBe(reason);
     expect(page.text).toContain('Deep words.');
   });
+
+  it.runIf(onLinux)('reads page after page in one warm worker, its memory sampled on each read', async () => {
+    await reader.readHtml(NEWS_PAGE, options('first.html'));
+    const warm = reader.stats();
+    for (const page of [DEEP_PAGE, NEWS_PAGE, DEEP_PAGE]) await reader.readHtml(page, options('again.html'));
+    expect(reader.stats()).toMatchObject({ starts: warm.starts, pid: warm.pid });
+    expect(reader.stats().lastPeakRssBytes).toBeGreaterThanOrEqual(warm.restingRssBytes! / 2);
+  });
+});
+
+describe.runIf(onLinux)('a page read past the reader\'s memory', () => {
+  // 64 MB, under what the worker holds at rest (Node and the reader's modules: 80-90 MB here), so the
+  // first sample of any read is past it: what is asserted is that a page is watched as a file is, and
+  // refused with a page's reason, not how much memory some page takes.
+  const reader = createDocumentParser({ maxMemoryMb: 64 });
+  afterAll(() => reader.close());
+
+  it('is stopped at the resident memory limit and refused with a page\'s reason, and the next read starts a fresh worker', async () => {
+    const error = await reader.readHtml(NEWS_PAGE, options('harbour.html')).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("Reading harbour.html needed more than the reader's 64 MB of memory and was stopped: it is too large or built to exhaust the reader.");
+    expect(reader.stats()).toMatchObject({ starts: 1, pid: undefined });
+    await reader.readHtml(NEWS_PAGE, options('harbour.html')).catch(() => undefined);
+    expect(reader.stats().starts).toBe(2);
+  }, 30_000);
 });
 
 describe('a page that keeps Readability busy past the time limit', () => {

@@ -6,7 +6,7 @@
 /** The binary formats the worker reads from their bytes. */
 export type ParsedFormat = 'pdf' | 'docx';
 
-/** The caps one parse runs under; the host also kills the worker past its time and heap limits. */
+/** The caps one parse runs under; the host also kills the worker past its time and memory limits. */
 export interface ParseCaps {
   /** Most pages a PDF may have (KNOWLEDGE_MAX_PAGES); checked before any page is read. */
   maxPages: number;
