@@ -20,6 +20,7 @@ import { benchScale } from './scale.js';
 import { benchMemory } from './memory.js';
 import { benchSchedules } from './schedules.js';
 import { benchEval } from './eval.js';
+import { benchPdfBomb } from './pdf-bomb.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -46,6 +47,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['scale', () => benchScale()],
   ['schedules', () => benchSchedules()],
   ['eval', () => benchEval()],
+  ['pdf-bomb', () => benchPdfBomb()],
 ];
 
 for (const [name, run] of sections) {

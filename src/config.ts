@@ -89,6 +89,12 @@ export interface KnowledgeConfig {
   maxPages: number;
   /** Longest a PDF, Word or HTML file may take to read before it is stopped (KNOWLEDGE_PARSE_TIMEOUT_MS). */
   parseTimeoutMs: number;
+  /** Most memory the reader process may hold, resident and heap, in MB (KNOWLEDGE_PARSE_MEMORY_MB). */
+  parseMemoryMb: number;
+  /** Most bytes a PDF's streams may inflate to together (KNOWLEDGE_PDF_MAX_INFLATED_BYTES). */
+  maxPdfInflatedBytes: number;
+  /** Most bytes one PDF page's content, or any one stream that is no image, may inflate to (KNOWLEDGE_PDF_MAX_PAGE_BYTES). */
+  maxPdfPageBytes: number;
   /** Meaning search (EMBEDDING_MODEL set); undefined: words only. */
   embedding?: EmbeddingConfig;
 }
@@ -372,6 +378,9 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     maxUploadBytes: read.int('KNOWLEDGE_MAX_UPLOAD_BYTES', 10_000_000, 1_000, 1_000_000_000),
     maxPages: read.int('KNOWLEDGE_MAX_PAGES', 1_000, 1, 100_000),
     parseTimeoutMs: read.int('KNOWLEDGE_PARSE_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+    parseMemoryMb: read.int('KNOWLEDGE_PARSE_MEMORY_MB', 512, 128, 16_384),
+    maxPdfInflatedBytes: read.int('KNOWLEDGE_PDF_MAX_INFLATED_BYTES', 256_000_000, 1_000_000, 16_000_000_000),
+    maxPdfPageBytes: read.int('KNOWLEDGE_PDF_MAX_PAGE_BYTES', 64_000_000, 1_000_000, 16_000_000_000),
     embedding: readEmbedding(read, model, problems),
   };
   if (knowledge.maxFileBytes > knowledge.maxBytes) {

@@ -10,6 +10,7 @@ import type { ChatModel, FitContext } from './agent/types.js';
 import OpenAI from 'openai';
 import { builtinContextTokens } from './llm/context-window.js';
 import type { KnowledgeBase } from './knowledge/types.js';
+import { parserOptionsFrom } from './knowledge/open-configured.js';
 import type { ThreadIndex } from './knowledge/thread-index/index.js';
 import type { MemberMemoryStore } from './state/index.js';
 import { OpenAIChatModel } from './llm/openai-model.js';
@@ -74,7 +75,7 @@ export interface CoreParts {
 }
 
 export async function createCore(
-  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp' | 'attachments'>>,
+  config: Pick<Config, 'agent' | 'model' | 'tools'> & Partial<Pick<Config, 'mcp' | 'attachments' | 'knowledge'>>,
   overrides: CoreOverrides = {},
   parts: CoreParts = {},
 ): Promise<Core> {
@@ -98,6 +99,8 @@ export async function createCore(
     wikipediaApiUrl: config.tools.wikipediaApiUrl,
     userAgent: config.tools.userAgent,
     calculator: { workers: config.tools.calculatorWorkers },
+    // read_url's PDFs are read as added ones are: the same pages, time, memory and inflate caps.
+    pdf: config.knowledge && parserOptionsFrom(config.knowledge),
     knowledge: parts.knowledge,
     memory: parts.memory,
     threads: parts.threads,

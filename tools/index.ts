@@ -52,7 +52,7 @@ export interface ToolboxOptions {
     /** Pages given instead of the network, by URL (an evaluation suite's `pages`). */
     givenPages?: (url: string) => string | undefined;
   };
-  /** The document parser's limits for PDFs read by read_url (default 1,000 pages, 60 s). */
+  /** The document parser's limits for PDFs read by read_url: the core gives it the knowledge settings (parserOptionsFrom); default the parser's own (1,000 pages, 60 s, 512 MB, the PDF inflate caps). */
   pdf?: DocumentParserOptions;
   /** The limits of read_url's page reader (default: 5 s a page, 256 MB, 16 pages waiting). */
   pages?: DocumentParserOptions;

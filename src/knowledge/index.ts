@@ -16,7 +16,7 @@ export { ACCEPTED } from './formats.js';
 export { DEFAULT_LIMITS } from './types.js';
 export { KnowledgeInputError } from './errors.js';
 export { openKnowledgeBase, type KnowledgeLogger, type OpenKnowledgeOptions } from './open-knowledge-base.js';
-export { KNOWLEDGE_OFF, openConfiguredKnowledge, type ConfiguredKnowledgeOptions } from './open-configured.js';
+export { KNOWLEDGE_OFF, openConfiguredKnowledge, parserOptionsFrom, type ConfiguredKnowledgeOptions } from './open-configured.js';
 export { passagePlace } from './passage-place.js';
 export { checkCollection } from './knowledge-base.js';
 export { documentFromBytes, formatBytes, formatOfMediaType, formatOfName, type BytesDocument } from './documents.js';

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import sqlite3 from 'sqlite3';
 import { loadConfig } from '../../src/config.js';
 import { ConfigError, StorageError } from '../../src/errors.js';
-import { openKnowledgeBase } from '../../src/knowledge/index.js';
+import { documentFromBytes, openConfiguredKnowledge, openKnowledgeBase } from '../../src/knowledge/index.js';
 import { tempDir } from '../state/helpers/targets.js';
+import { makeInflateBomb } from './helpers/make-files.js';
 
 const open = (url: string, baseDir = process.cwd()) => openKnowledgeBase(url, { baseDir, logger: () => {}, timeouts: { connectMs: 1_000 } });
 
@@ -60,7 +61,8 @@ describe('knowledge configuration', () => {
 
   it('uses the KEYV_URL database unless KNOWLEDGE_URL says otherwise, with 1 MB and 50 MB caps', () => {
     expect(load({}).knowledge).toEqual({
-      url: 'sqlite://data/threadwise.sqlite', maxFileBytes: 1_000_000, maxBytes: 50_000_000, maxUploadBytes: 10_000_000, maxPages: 1_000, parseTimeoutMs: 60_000, embedding: undefined,
+      url: 'sqlite://data/threadwise.sqlite', maxFileBytes: 1_000_000, maxBytes: 50_000_000, maxUploadBytes: 10_000_000, maxPages: 1_000, parseTimeoutMs: 60_000,
+      parseMemoryMb: 512, maxPdfInflatedBytes: 256_000_000, maxPdfPageBytes: 64_000_000, embedding: undefined,
     });
     expect(load({ KEYV_URL: 'postgres://u@h/db' }).knowledge.url).toBe('postgres://u@h/db');
     expect(load({ KEYV_URL: 'postgres://u@h/db', KNOWLEDGE_URL: 'sqlite://kb.sqlite' }).knowledge.url).toBe('sqlite://kb.sqlite');
@@ -94,6 +96,8 @@ describe('knowledge configuration', () => {
       .toMatchObject({ model: 'nomic-embed-text', baseURL: 'http://127.0.0.1:11434/v1', dimensions: 256, batchSize: 16 });
     expect(load({ EMBEDDING_MODEL: 'e', EMBEDDING_BASE_URL: 'http://127.0.0.1:8080/v1', EMBEDDING_API_KEY: 'ek' }).knowledge.embedding).toMatchObject({ baseURL: 'http://127.0.0.1:8080/v1', apiKey: 'ek' });
     expect(load({ KNOWLEDGE_MAX_UPLOAD_BYTES: '20000000', KNOWLEDGE_MAX_PAGES: '50', KNOWLEDGE_PARSE_TIMEOUT_MS: '5000' }).knowledge).toMatchObject({ maxUploadBytes: 20_000_000, maxPages: 50, parseTimeoutMs: 5_000 });
+    expect(load({ KNOWLEDGE_PARSE_MEMORY_MB: '1024', KNOWLEDGE_PDF_MAX_INFLATED_BYTES: '500000000', KNOWLEDGE_PDF_MAX_PAGE_BYTES: '100000000' }).knowledge)
+      .toMatchObject({ parseMemoryMb: 1_024, maxPdfInflatedBytes: 500_000_000, maxPdfPageBytes: 100_000_000 });
     try {
       load({ EMBEDDING_MODEL: 'two words', EMBEDDING_BATCH_SIZE: '0', KNOWLEDGE_MAX_PAGES: 'many' });
       expect.unreachable();
@@ -105,6 +109,20 @@ describe('knowledge configuration', () => {
       ]);
     }
   });
+
+  it('opens the knowledge base with its reader under the reader settings (the PDF inflate caps among them)', async () => {
+    // A 1 MB page cap (the shipped one is 64 MB), so that a small file meets it.
+    const kb = await openConfiguredKnowledge(load({ KNOWLEDGE_URL: 'memory:', KNOWLEDGE_PDF_MAX_PAGE_BYTES: '1000000' }).knowledge, { baseDir: '.', logger: () => {} });
+    try {
+      const bytes = await makeInflateBomb(2, { spaces: true });
+      const pdf = documentFromBytes({ name: 'large.pdf', bytes, source: 'upload/large.pdf', maxFileBytes: 1_000_000, maxUploadBytes: 10_000_000 });
+      await expect(kb.add('default', pdf)).rejects.toThrow(
+        'large.pdf has a stream that inflates to more than 1 MB (a PDF bomb, or far more than a page needs); it was stopped there (KNOWLEDGE_PDF_MAX_PAGE_BYTES).');
+      expect(await kb.hasDocuments('default')).toBe(false);
+    } finally {
+      await kb.close();
+    }
+  }, 30_000);
 
   it('does not ask the knowledge-base terminal for a model key', () => {
     expect(() => loadConfig({ needDiscord: false, needModel: false, dotenvDir: false }, {})).not.toThrow();

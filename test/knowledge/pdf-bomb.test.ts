@@ -7,7 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentFromBytes, KnowledgeInputError } from '../../src/knowledge/index.js';
+import { loadConfig } from '../../src/config.js';
+import { parserOptionsFrom } from '../../src/knowledge/open-configured.js';
 import { createDocumentParser, type DocumentParser } from '../../src/knowledge/parse/document-parser.js';
+import { productionDefaults } from '../discord/harness.js';
 import { knowledgeTargets, openOn, type OpenedKnowledge } from './helpers/targets.js';
 import { makeInflateBomb, makePdf, makePdfBomb } from './helpers/make-files.js';
 
@@ -20,8 +23,9 @@ describe('PDF bombs, with the production caps', () => {
   let parser: DocumentParser;
   beforeAll(async () => {
     const [sqlite] = await knowledgeTargets('kb-pdf-bomb');
-    // The parser's defaults, which are the production caps.
-    parser = createDocumentParser();
+    // The settings .env.example ships, read and mapped as the bot reads and maps them.
+    const { knowledge } = loadConfig({ needDiscord: false, dotenvDir: false }, { OPENAI_API_KEY: 'k', ...productionDefaults() });
+    parser = createDocumentParser(parserOptionsFrom(knowledge));
     opened = await openOn(sqlite!, 'bomb', { parser });
   });
   afterAll(async () => {

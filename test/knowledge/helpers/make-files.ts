@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
 import { zipSync } from 'fflate';
-import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 
 /** A PDF with one page per string (lines split on \n), titled `title`. */
 export async function makePdf(pages: string[], title?: string): Promise<Uint8Array> {
@@ -49,15 +49,15 @@ export async function makePdfBomb(pages: number, inflatedMb: number): Promise<Ui
 }
 
 /**
- * Zeros deflated (zlib-wrapped, as PDF's FlateDecode wants) a megabyte at a time, so a stream that
- * inflates to a gigabyte is built without ever holding a gigabyte.
+ * Zeros (or another `fill` byte) deflated (zlib-wrapped, as PDF's FlateDecode wants) a megabyte at a
+ * time, so a stream that inflates to a gigabyte is built without ever holding a gigabyte.
  */
-export async function deflatedZeros(inflatedMb: number): Promise<Buffer> {
+export async function deflatedZeros(inflatedMb: number, fill = 0): Promise<Buffer> {
   const deflate = zlib.createDeflate({ level: 9, memLevel: 9 });
   const out: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => out.push(chunk));
   const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
-  const megabyte = Buffer.alloc(1_000_000);
+  const megabyte = Buffer.alloc(1_000_000, fill);
   for (let i = 0; i < inflatedMb; i++) if (!deflate.write(megabyte)) await new Promise((resolve) => deflate.once('drain', resolve));
   deflate.end();
   await done;
@@ -67,17 +67,21 @@ export async function deflatedZeros(inflatedMb: number): Promise<Buffer> {
 /**
  * The outside trial's PDF bomb: a valid one-page PDF whose content stream inflates to `inflatedMb` MB
  * of zeros from about a thousandth of that, after a line of real text unless `text` is false.
- * `asImage` labels the stream an image (/Subtype /Image), which pdf.js ignores for a page's content.
+ * `asImage` labels the stream an image (/Subtype /Image), which pdf.js ignores for a page's content;
+ * `spaces` fills it with spaces, which pdf.js reads past (a page that is merely large, its text kept).
  */
-export async function makeInflateBomb(inflatedMb: number, options: { text?: boolean; asImage?: boolean } = {}): Promise<Uint8Array> {
+export async function makeInflateBomb(inflatedMb: number, options: { text?: boolean; asImage?: boolean; spaces?: boolean } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595, 842]);
   if (options.text !== false) page.drawText('A page about lighthouses, and far more than it shows.', { x: 50, y: 780, size: 11, font });
   const dict = options.asImage ? { Filter: 'FlateDecode', Subtype: 'Image', Width: 1, Height: 1 } : { Filter: 'FlateDecode' };
-  const bomb = doc.context.register(doc.context.stream(await deflatedZeros(inflatedMb), dict));
-  const text = page.node.get(PDFName.of('Contents'));
-  page.node.set(PDFName.of('Contents'), doc.context.obj(text ? [text, bomb] : [bomb]));
+  const bomb = doc.context.register(doc.context.stream(await deflatedZeros(inflatedMb, options.spaces ? 0x20 : 0), dict));
+  // pdf-lib writes a drawn page's /Contents as an array already: the bomb joins it (an array inside
+  // the array would be no content stream at all, and pdf.js would find no text on the page).
+  const contents = page.node.get(PDFName.of('Contents'));
+  if (contents instanceof PDFArray) contents.push(bomb);
+  else page.node.set(PDFName.of('Contents'), doc.context.obj(contents ? [contents, bomb] : [bomb]));
   return doc.save();
 }
 
