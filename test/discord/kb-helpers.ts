@@ -3,7 +3,7 @@
  * is `{ filename, data, contentType? }`), the message menu, and reading what the bot stored.
  */
 import type { OptionValue } from '../fake-discord/command-options.js';
-import type { FakeDiscord, FakeMessage } from '../fake-discord/index.js';
+import { MessageFlag, type FakeDiscord, type FakeMessage } from '../fake-discord/index.js';
 import { replyTo, type ModerationWorld } from '../policy/discord-helpers.js';
 
 /** Run `/kb <subcommand>` as `userId` and return its final reply. */
@@ -11,9 +11,13 @@ export async function kbCommand(fake: FakeDiscord, subcommand: string, options: 
   return replyTo(fake, fake.sendSlashCommand({ name: 'kb', subcommand, options, userId }));
 }
 
-/** `/kb add file:` with a text file. */
+/**
+ * `/kb add file:` with a text file: its reply once it says how the file went. A file slow to read shows
+ * its progress in that reply first ("⏳ Adding …"), which is not the outcome.
+ */
 export function addFile(w: ModerationWorld, filename: string, content: string | Buffer, userId = w.modId, contentType?: string): Promise<FakeMessage> {
-  return kbCommand(w.fake, 'add', { file: { filename, data: Buffer.from(content), ...(contentType ? { contentType } : {}) } }, userId);
+  const interaction = w.fake.sendSlashCommand({ name: 'kb', subcommand: 'add', options: { file: { filename, data: Buffer.from(content), ...(contentType ? { contentType } : {}) } }, userId });
+  return w.fake.waitForMessage((m) => m.interactionId === interaction.id && (m.flags & MessageFlag.Loading) === 0 && m.content !== '' && !m.content.startsWith('⏳'), 20_000);
 }
 
 /** Apps → Add to knowledge base on a message, as `userId`. */
