@@ -632,7 +632,7 @@ export function loadConfigOrReport(options: LoadOptions): Config | undefined {
     return loadConfig(options);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`${error.message}\n\nCopy .env.example to .env and fill these in (the README explains each).`);
+    console.error(`${error.message}\n\nCopy .env.example to .env and fill these in (each is explained in .env.example and the docs/ page it points to).`);
     return undefined;
   }
 }

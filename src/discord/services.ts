@@ -83,7 +83,7 @@ export interface OutsideTools {
   refused(): ReadonlyArray<{ server: string; tool: string; reason: string }>;
   /** The servers not started because their sandbox cannot reach them, each with its one-line reason (which folder, the fixes). */
   blocked(): ReadonlyArray<{ server: string; reason: string }>;
-  /** One sentence: how the servers' processes are kept from the bot's secrets (README, *MCP servers*). */
+  /** One sentence: how the servers' processes are kept from the bot's secrets (docs/tools-and-mcp.md). */
   protection(): string | undefined;
 }
 

@@ -44,7 +44,7 @@ export async function runEval(argv: string[], io: EvalIo): Promise<number> {
     config = loadConfig({ needDiscord: false, dotenvDir: io.dotenvDir }, io.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    say(`${error.message}\n\nCopy .env.example to .env and fill these in (the README explains each).`);
+    say(`${error.message}\n\nCopy .env.example to .env and fill these in (each is explained in .env.example and the docs/ page it points to).`);
     return 2;
   }
   const input = readInputs(options, io.cwd, say);

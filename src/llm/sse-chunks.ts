@@ -3,7 +3,7 @@
  * each `data:` event's JSON handed to `onChunk` at once, in the same call that fed the bytes. The SDK's
  * own reader (`Stream.fromSSEResponse`) passes every event through three nested async generators and
  * copies the buffered bytes at each one; this makes one await per network read, which is most of what
- * separated the engine's steps from the SDK's own minimal loop (see the README's engine bench).
+ * separated the engine's steps from the SDK's own minimal loop (see docs/performance.md, *The engine*).
  *
  * What the SDK does is kept: `[DONE]` ends the reply (the rest is read, not used), and an event whose
  * JSON carries `error` (an error sent inside a 200 stream) is thrown as the SDK's `APIError`. Where it

@@ -1,7 +1,7 @@
 /**
  * The path of a question, measured rather than drawn: V8's precise coverage while one /ask (a tool call,
  * then the answer) goes through the bot, counting the files of the Discord side (commands/ and
- * src/discord/) whose code ran. The README's "path of a question" names these files; a change that makes
+ * src/discord/) whose code ran. docs/architecture.md's "path of a question" names these files; a change that makes
  * the path longer, or sends a turn through another origin's code, shows here.
  */
 import path from 'node:path';

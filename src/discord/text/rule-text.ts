@@ -8,7 +8,7 @@
 import type { AccessSource, RuleTarget, ToolAccess } from '../../policy/index.js';
 import type { ToolRule } from '../../state/guild-settings-schema.js';
 
-/** The precedence, in one line, for the footer of `/tools list` and the README. */
+/** The precedence, in one line, for the footer of `/tools list` and docs/moderation.md. */
 export const PRECEDENCE_NOTE =
   'Role rules (of the member who started the run; deny wins between roles) > channel rule > category rule > server rule > built-in default.';
 
