@@ -14,6 +14,7 @@ import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
 import { createWaitingTurnStore, type WaitingTurnStore } from './waiting-turn-store.js';
 import { createMemberMemoryStore, type MemberMemoryStore, type MemoryLimits } from './member-memory/index.js';
+import { createFeedbackStore, type FeedbackStore } from './feedback/index.js';
 import type { Migrations } from './records.js';
 import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger } from './types.js';
 import { StorageError } from '../errors.js';
@@ -49,6 +50,8 @@ export interface Storage {
   readonly memberMemory: MemberMemoryStore;
   /** Each guild's scheduled questions. */
   readonly schedules: ScheduleStore;
+  /** Members' 👍 and 👎 on answers, with each answered turn's record (expiring with the conversation TTL). */
+  readonly feedback: FeedbackStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -94,6 +97,7 @@ export async function createStorage(config: Omit<StorageConfig, 'memoryTokenBudg
     waitingTurns: createWaitingTurnStore(backend, namespace),
     memberMemory: createMemberMemoryStore({ backend, namespace, now, ...deps.memberMemory }),
     schedules: createScheduleStore({ backend, namespace, now, logger }),
+    feedback: createFeedbackStore({ backend, namespace, ttlMs, now, logger }),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);

@@ -29,6 +29,7 @@ export {
 } from './guild-settings-schema.js';
 export { RECORD_VERSION, type Migrations } from './records.js';
 export * from './member-memory/index.js';
+export * from './feedback/index.js';
 export { ThreadQueue, ThreadBusyError, type ThreadQueueOptions, type RunOptions } from './thread-queue.js';
 export type { BackendTimeouts } from '../storage/key-value.js';
 export type { BackendKind } from '../storage/registry.js';
