@@ -120,6 +120,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
         claims: new OneTimeClaims(),
         pendingAsks: new PendingAsks({ now: () => now().getTime() }),
         memory: { store: storage.memberMemory, threads: threads?.index },
+        feedback: storage.feedback,
       },
       rules: {
         ...rules,

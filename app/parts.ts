@@ -190,6 +190,7 @@ export function buildTurns(
     pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? PACING.stepLogIntervalMs, answerEditIntervalMs: overrides.answerEditIntervalMs ?? PACING.answerEditIntervalMs },
     attachments: buildAttachments(config, core, overrides.attachmentOrigins),
     approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit },
+    feedback: storage.feedback,
     // Memory that outlives a thread: the prompt's notes, the memory tools' context, indexing for search.
     memberMemory: createTurnMemory({
       store: storage.memberMemory,

@@ -29,6 +29,7 @@ export const help: Command = {
         `• ${followUp} I remember the thread and know who said what.`,
         '• `/schedule add question: when:` asks a question for you on a schedule (\"every weekday at 09:00 Europe/Paris\"), each run in its own thread; `/schedule list` shows them.',
         '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it; `/export` gives you its conversation as files.',
+        '• Rate an answer with the 👍 or 👎 under it (👎 lets you say why): only you see your vote; moderators see the counts with `/feedback`.',
         '• Ask me to remember something about you ("remember that I deploy on Fly.io") and I use it in my later answers to you in this server; `/memory` shows and removes your notes.',
         `• Tools I may use here: ${tools.length ? tools.join(', ') : 'none (I answer from what I know)'}. Moderators choose them with \`/tools\`.`,
         `• Here I show ${settings.display === 'full' ? 'every step' : settings.display === 'actions' ? 'the tools I call' : 'only answers'}, with up to ${settings.maxSteps} steps per question.`,

@@ -12,10 +12,12 @@ import { stopButton } from '../src/discord/buttons/stop.js';
 import { ask } from './ask.js';
 import { askAbout } from './ask-about.js';
 import { exportCommand } from './export.js';
+import { feedback } from './feedback.js';
 import { help } from './help.js';
 import { kb } from './kb.js';
 import { memory } from './memory.js';
 import { memoryForgetButton } from '../src/discord/buttons/memory-forget.js';
+import { voteButtons, voteReasonModal } from '../src/discord/buttons/vote.js';
 import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
 import { schedule } from './schedule.js';
@@ -23,6 +25,6 @@ import { settings } from './settings.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, kb, schedule, askAbout, addToKnowledgeBase];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, feedback, kb, schedule, askAbout, addToKnowledgeBase];
 
-export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton];
+export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton, voteButtons, voteReasonModal];

@@ -1,10 +1,11 @@
 /**
  * What `/memory` shows: a member's notes as a private list with their ids (as long as fits one message),
- * and the export file. Notes are untrusted text, escaped so they cannot format or ping.
+ * and the export file (their notes, and their 👍 and 👎 on answers). Notes are untrusted text, escaped
+ * so they cannot format or ping.
  */
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MemorySettings } from '../src/policy/index.js';
-import type { MemoryEntry, MemoryLimits } from '../src/state/index.js';
+import { capText, type MemberVote, type MemoryEntry, type MemoryLimits } from '../src/state/index.js';
 import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 const LIMIT = 1_900;
@@ -36,13 +37,24 @@ export function notesList(entries: readonly MemoryEntry[], limits: MemoryLimits,
   return [head, ...lines, foot].join('\n');
 }
 
-/** The export file's content: the member's notes as data. */
-export function notesExport(entries: readonly MemoryEntry[], where: { guildId: string; memberId: string; memberName: string; now: Date }): string {
+/** The export file's content: the member's notes and their votes on answers, as data. */
+export function notesExport(entries: readonly MemoryEntry[], where: { guildId: string; memberId: string; memberName: string; now: Date }, votes: readonly MemberVote[] = []): string {
   return `${JSON.stringify({
     format: 'threadwise-memory/1',
     guildId: where.guildId,
     member: { id: where.memberId, name: where.memberName },
     exportedAt: where.now.toISOString(),
     entries: entries.map((e) => ({ id: e.id, text: e.text, shared: e.shared, storedAt: new Date(e.at).toISOString(), how: e.how })),
+    // Their own votes only: what they pressed, when, on which answer (no one else's).
+    votes: votes.map(({ record, vote }) => ({
+      answer: record.id,
+      vote: vote.vote,
+      ...(vote.reason ? { reason: vote.reason } : {}),
+      votedAt: new Date(vote.at).toISOString(),
+      answeredAt: new Date(record.at).toISOString(),
+      channelId: record.channelId,
+      ...(record.threadId ? { threadId: record.threadId } : {}),
+      ...(record.removed ? { removed: record.removed } : { question: capText(record.question, 500) }),
+    })),
   }, null, 2)}\n`;
 }

@@ -1,7 +1,8 @@
 /**
  * /memory — a member's own notes in this server (what they asked the bot to remember): `show` (private,
  * with ids), `forget entry:` (autocomplete), `clear` (after a confirmation), `share on|off [entry:]`
- * (used in team threads too, or only in answers to them), `export` (a private JSON file). A member only
+ * (used in team threads too, or only in answers to them), `export` (a private JSON file, with their 👍
+ * and 👎 on answers). A member only
  * ever reaches their own notes; moderators remove someone's with `/settings memory-erase`.
  */
 import {
@@ -65,9 +66,11 @@ async function run(interaction: GuildCommand, ctx: BotServices): Promise<{ conte
     }
     default: {
       const entries = await store.list(guildId, me);
-      const data = notesExport(entries, { guildId, memberId: me, memberName: displayNameOf(interaction.member, interaction.user), now: ctx.runtime.now() });
+      const votes = await ctx.turns.feedback.votesOf(guildId, me);
+      const data = notesExport(entries, { guildId, memberId: me, memberName: displayNameOf(interaction.member, interaction.user), now: ctx.runtime.now() }, votes);
+      const voted = votes.length ? ` and your ${votes.length} vote${votes.length === 1 ? '' : 's'} on answers` : '';
       return {
-        content: `Your ${entries.length} note${entries.length === 1 ? '' : 's'} in this server, as a file only you see.`,
+        content: `Your ${entries.length} note${entries.length === 1 ? '' : 's'}${voted} in this server, as a file only you see.`,
         files: [new AttachmentBuilder(Buffer.from(data, 'utf8'), { name: `threadwise-memory-${guildId}.json`, description: 'Your notes, as data' })],
       };
     }
@@ -86,7 +89,7 @@ export const memory: Command = {
       s.setName('share').setDescription('Use your notes in threads where I answer several people too, or only for you')
         .addStringOption((o) => o.setName('state').setDescription('on: shared, off: only for you').setRequired(true).addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' }))
         .addStringOption(entryOption(false)))
-    .addSubcommand((s) => s.setName('export').setDescription('Your notes as a file')),
+    .addSubcommand((s) => s.setName('export').setDescription('Your notes, and your votes on answers, as a file')),
 
   async execute(interaction, ctx) {
     if (!interaction.inGuild()) {

@@ -6,7 +6,8 @@
  * for an answer are given up, runs waiting for approval end (a first run that waits too: nothing of it
  * is saved yet, so the waits are counted from the shared storage), and the thread always says who
  * cleared its memory and what was given up: the memory is never wiped without that note. The thread
- * leaves past-thread search with it.
+ * leaves past-thread search with it, and its answers' questions, answers and 👎 reasons leave the
+ * feedback records (their votes stay counted).
  */
 import {
   ActionRowBuilder,
@@ -30,7 +31,7 @@ import { describeError } from '../src/errors.js';
 const PREFIX = 'reset:';
 const WHO_MAY = 'Only the person who started this conversation, or a member who can manage threads or the server, can reset it.';
 
-type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'approvalsWaiting' | 'dropWaiting' | 'memory'>; runtime: Pick<Runtime, 'logger'> };
+type ResetServices = { turns: Pick<TurnServices, 'conversations' | 'queue' | 'runs' | 'waiting' | 'approvalsWaiting' | 'dropWaiting' | 'memory' | 'feedback'>; runtime: Pick<Runtime, 'logger'> };
 
 /**
  * The thread's starter: as recorded when the thread was opened. A thread from before starters were
@@ -121,8 +122,10 @@ export const reset: Command = {
           // The note first: if it cannot be posted, nothing is wiped; if the wipe fails, the note goes.
           const note = await thread.send({ content: `🧹 **${name}** cleared my memory of this thread. I start fresh from here.${unanswered}`, allowedMentions: NO_MENTIONS });
           try {
-            // Out of past-thread search first: a thread that could not be removed there is not wiped either.
+            // Out of past-thread search and the answers kept for rating first: a thread whose words could
+            // not be removed there is not wiped either.
             await ctx.turns.memory.threads?.forget(threadId);
+            await ctx.turns.feedback.forgetThread(threadId);
             await ctx.turns.conversations.reset(threadId);
           } catch (error) {
             await note.delete().catch(() => undefined);

@@ -4,7 +4,7 @@
  *
  * - `turns`: starting a turn and everything a turn in flight touches (runs, turns waiting for approval,
  *   the thread's queue and memory, what members asked the bot to remember and past-thread search,
- *   questions being typed). Member memory sits here, beside each thread's memory, because it is the same
+ *   questions being typed, the answers kept with their votes). Member memory sits here, beside each thread's memory, because it is the same
  *   concern (what the bot remembers, which a turn reads and writes) and `/reset` must clear both together;
  * - `rules`: the rules of each place, the one door to the settings moderators edit (read for display,
  *   changed through named writes that audit themselves), and the tools;
@@ -21,7 +21,7 @@ import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Client } from 'discord.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults, ScheduleCaps } from '../policy/index.js';
-import type { ConversationStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ConversationStore, FeedbackStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { ThreadIndex } from '../knowledge/thread-index/index.js';
 import type { ScheduledRun } from './schedules/schedule-runner.js';
 import type { ScheduledPlace } from './turn/origin.js';
@@ -56,6 +56,8 @@ export interface TurnServices extends Turns {
   pendingAsks: PendingAsks;
   /** What members asked the bot to remember, and past-thread search (`/memory`, `/reset`, Forget buttons). */
   memory: MemoryServices;
+  /** Answers with their 👍 and 👎 (the vote buttons, `/feedback`, `/reset`, `/memory export`). */
+  feedback: FeedbackStore;
 }
 
 /** Memory that outlives a thread. */

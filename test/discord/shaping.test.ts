@@ -200,7 +200,9 @@ describe('Continue past the step limit', () => {
     const second = await fake.waitForMessage((m) => isFinalAnswer(m) && m.content.includes('Finished'), 10_000, { since: mark });
     expect(second.channelId).toBe(first.channelId);
     expect(second.content).toContain('Finished: 42 at noon.');
-    expect(fake.message(first.id)!.components).toEqual([]);
+    // Continue is gone once pressed; the answer's 👍 and 👎 stay (test/discord/feedback.test.ts has them).
+    expect(buttonsOf(fake.message(first.id)!).map((b) => b.label ?? '')).not.toContain('Continue');
+    expect(buttonsOf(fake.message(first.id)!)).toHaveLength(2);
     const sent = model.requests[2]!.body.messages.map((m) => m.content ?? '');
     expect(sent.some((c) => c.includes('A long task?'))).toBe(true);
     expect(sent.some((c) => c.includes('So far: 42'))).toBe(true);

@@ -16,6 +16,11 @@ export interface ModalSubmitInput {
   interactionId: string;
   /** Values by the fields' custom_id: text for text inputs, a list for selects. */
   values: Record<string, string | string[]>;
+  /**
+   * Skip the client's length checks of text inputs, as a modified client could: what the bot must then
+   * check again itself on submit.
+   */
+  skipLengthChecks?: boolean;
 }
 
 const TEXT_INPUT = 4;
@@ -31,7 +36,7 @@ export function submitModal(core: FakeCore, input: ModalSubmitInput): FakeIntera
     const customId = String(c.custom_id);
     const value = input.values[customId];
     used.add(customId);
-    if (c.type === TEXT_INPUT) return { type: TEXT_INPUT, ...(c.id !== undefined ? { id: c.id } : {}), custom_id: customId, value: textValue(c, value) };
+    if (c.type === TEXT_INPUT) return { type: TEXT_INPUT, ...(c.id !== undefined ? { id: c.id } : {}), custom_id: customId, value: textValue(c, value, input.skipLengthChecks) };
     if (c.type === STRING_SELECT) {
       const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
       const offered = Array.isArray(c.options) ? (c.options as Json[]).map((o) => o.value) : [];
@@ -58,13 +63,13 @@ export function submitModal(core: FakeCore, input: ModalSubmitInput): FakeIntera
 }
 
 /** The client enforces a text input's `required` (default true) and length bounds before submitting. */
-function textValue(c: Json, value: string | string[] | undefined): string {
+function textValue(c: Json, value: string | string[] | undefined, skipLengthChecks = false): string {
   const text = typeof value === 'string' ? value : '';
   const id = String(c.custom_id);
   if (Array.isArray(value)) throw new Error(`fake-discord: text input ${id} takes a string`);
   if (c.required !== false && text === '') throw new Error(`fake-discord: text input ${id} is required`);
   const n = charLength(text);
-  if (text !== '' && ((typeof c.min_length === 'number' && n < c.min_length) || (typeof c.max_length === 'number' && n > c.max_length))) {
+  if (!skipLengthChecks && text !== '' && ((typeof c.min_length === 'number' && n < c.min_length) || (typeof c.max_length === 'number' && n > c.max_length))) {
     throw new Error(`fake-discord: text input ${id} must be ${String(c.min_length ?? 0)}-${String(c.max_length ?? 4000)} characters`);
   }
   return text;

@@ -77,6 +77,16 @@ for (const target of await targets('feedback')) {
       expect(await store.vote('g1', 'gone', 'alice', { vote: 'up' })).toEqual({ status: 'missing' });
     });
 
+    it('the first vote names the message it was pressed on as the answer\'s link; an answer that was not posted is removed', async () => {
+      await store.save(answered('l1', { messageId: undefined }));
+      await store.vote('g1', 'l1', 'alice', { vote: 'up', on: 'msg-last' });
+      await store.vote('g1', 'l1', 'bob', { vote: 'up', on: 'msg-other' });
+      expect((await store.get('g1', 'l1'))!.messageId).toBe('msg-last');
+      await other.remove('g1', 'l1');
+      expect(await store.get('g1', 'l1')).toBeUndefined();
+      expect(await store.vote('g1', 'l1', 'carol', { vote: 'up' })).toEqual({ status: 'missing' });
+    });
+
     it('members voting at once, through two connections, all land', async () => {
       await store.save(answered('v2'));
       const voters = Array.from({ length: 8 }, (_, i) => `m${i}`);

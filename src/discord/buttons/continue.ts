@@ -6,7 +6,7 @@
 import { MessageFlags } from 'discord.js';
 import { customIdRest, type ButtonEntry } from '../interaction-entry.js';
 import { displayNameOf, scopeOf } from '../members.js';
-import { CONTINUE_PREFIX, continueRow } from '../posting/run-components.js';
+import { CONTINUE_PREFIX, continueRow, voteRow, votesOn } from '../posting/run-components.js';
 import type { OneTimeClaims } from '../runs/one-time-claims.js';
 import type { Turns } from '../turn/pipeline.js';
 
@@ -35,9 +35,10 @@ export const continueButton = {
       await interaction.deferUpdate().catch(() => undefined);
       return;
     }
-    // Acknowledge at once and take the button away.
+    // Acknowledge at once and take the button away (the answer's 👍 and 👎 stay).
     await interaction.deferUpdate();
-    await interaction.editReply({ components: [] });
+    const votes = votesOn(interaction.message);
+    await interaction.editReply({ components: votes ? [voteRow(votes)] : [] });
     const scope = scopeOf(interaction, interaction.member);
     const input = turns.checkInput(scope, CONTINUE_TEXT);
     if (!input.ok) return;

@@ -8,6 +8,7 @@
  * is held back for a moment: most such text settles first and never needs a message of its own.
  */
 import { MessageMirror, type FileOut, type LogSink, type Shown } from './message-mirror.js';
+import type { AnswerButtons } from './run-components.js';
 import { answerLinks } from './format-steps.js';
 import { closeOpenFence, MESSAGE_LIMIT, splitMessage } from './split-message.js';
 import { MAX_FILES_PER_MESSAGE } from './tool-files.js';
@@ -84,13 +85,14 @@ export class AnswerStream<H> {
    * Edit the messages into the final answer, at once; resolves when Discord has it. What was shown
    * stays shown: a streamed answer keeps every message it was written into. A long answer is also
    * attached whole where files are allowed; never lost either way. `files` (charts the run drew) go on
-   * the last message, as many as it can hold beside its own.
+   * the last message, as many as it can hold beside its own, and so do its `buttons` (Continue, 👍 and 👎).
    */
-  finish(formatted: string, canAttachFiles: boolean, continueFor?: string, files: readonly FileOut[] = []): Promise<void> {
+  finish(formatted: string, canAttachFiles: boolean, buttons: AnswerButtons = {}, files: readonly FileOut[] = []): Promise<void> {
     clearTimeout(this.held);
     // Nothing to say (the caller posts a failure notice instead): any draft is taken back.
     const final = formatted ? finalMessages(formatted, canAttachFiles, this.mirror.sent.length) : [];
-    if (continueFor && final.length) final[final.length - 1] = { ...final.at(-1)!, continueFor };
+    const { continueFor, votesFor } = buttons;
+    if ((continueFor || votesFor) && final.length) final[final.length - 1] = { ...final.at(-1)!, ...(continueFor ? { continueFor } : {}), ...(votesFor ? { votesFor } : {}) };
     if (files.length && canAttachFiles && final.length) {
       const last = final.at(-1)!;
       const own = last.files ?? [];

@@ -19,6 +19,8 @@ export interface Shown {
   button: boolean;
   /** A Continue button for this member (an answer that stopped at the step limit). */
   continueFor?: string;
+  /** 👍 and 👎 on this turn (the last message of a final answer). */
+  votesFor?: string;
   files?: FileOut[];
 }
 
@@ -107,7 +109,7 @@ export class MessageMirror<H> {
       for (const [i, want] of wanted.entries()) {
         if (this.failure !== undefined) return;
         const now = this.shown[i];
-        if (now && now.content === want.content && now.button === want.button && now.continueFor === want.continueFor && now.files === want.files) continue;
+        if (now && now.content === want.content && now.button === want.button && now.continueFor === want.continueFor && now.votesFor === want.votesFor && now.files === want.files) continue;
         await this.write(() => (i < this.handles.length ? this.sink.edit(this.handles[i]!, want) : this.sink.send(want).then((h) => void this.handles.push(h))));
         this.shown[i] = want;
       }

@@ -1,16 +1,18 @@
 /**
  * A turn's conversation with the model: what it is given (the thread's memory, trimmed to its token
  * budget; the new messages, their files read for the model that answers here; the bot's instructions
- * with the place's persona) and, when the run is over, the exchange saved to the thread's memory.
+ * with the place's persona) and, when the run is over, the exchange saved to the thread's memory, and
+ * an answer that may be rated kept with what produced it.
  */
 import { cleanText } from '../../agent/clean-text.js';
+import type { RunState } from '../../agent/engine.js';
 import type { AgentResult, ChatMessage, ContentPart } from '../../agent/types.js';
 import { describeError, StorageError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { toModelMessages, trimHistory, type ConversationStore, type NewMessage, type StoredMessage } from '../../state/index.js';
+import { ANSWER_KEPT_CHARS, capText, QUESTION_KEPT_CHARS, toModelMessages, trimHistory, type ConversationStore, type NewMessage, type StoredMessage } from '../../state/index.js';
 import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from '../files/attachments.js';
 import type { TurnDeps } from './deps.js';
-import type { TurnRecord } from './record.js';
+import { payerMessage, type TurnRecord } from './record.js';
 
 export type Loaded = { asked: NewMessage[]; messages: ChatMessage[]; notes: string[] } | { failure: string };
 
@@ -103,4 +105,71 @@ export async function saveExchange(conversations: Pick<ConversationStore, 'appen
     logger.error({ err: error, threadId }, 'could not save the conversation');
     return `\n-# ⚠️ I could not save this exchange to memory (${error instanceof StorageError ? error.message : describeError(error)}).`;
   }
+}
+
+
+// An answer members may rate (👍 👎 under it) is kept with the turn's record: the question as its members
+// wrote it (without the files or the message it was about), the answer, what produced it and what it
+// cost. Kept just before the answer is posted, so no press can come before its record (and forgotten
+// again if the answer could not be posted), in the turn's place in its thread's queue, so a `/reset`
+// waiting there finds it. A failure is logged and the answer goes out without the vote buttons.
+
+/** What the finished turn hands over to be kept for rating. */
+export interface RatedTurn {
+  turn: TurnRecord;
+  /** The people's messages as stored (their time: the thread's history is what came before). */
+  asked: readonly NewMessage[];
+  result: AgentResult;
+  threadId: string | undefined;
+  /** The tools the run was offered (the place's, as last read) and the ones it called. */
+  offered: ReadonlySet<string>;
+  called: ReadonlySet<string>;
+  /** Questions deleted while the run answered them: not kept. */
+  deleted: ReadonlySet<string>;
+}
+
+/** Keep the answer for rating; whether it was kept (its buttons go under it only then). */
+export async function keepForRating(deps: Pick<TurnDeps, 'feedback' | 'now' | 'logger'>, rated: RatedTurn): Promise<boolean> {
+  const { turn, result } = rated;
+  const { scope } = payerMessage(turn);
+  if (!deps.feedback || !scope.guildId || result.answer === undefined) return false;
+  const kept = turn.messages.filter((m) => !(m.messageId && rated.deleted.has(m.messageId)));
+  const at = deps.now().getTime();
+  try {
+    await deps.feedback.save({
+      id: turn.id,
+      guildId: scope.guildId,
+      channelId: scope.channelId,
+      ...(rated.threadId ? { threadId: rated.threadId } : {}),
+      at,
+      askedAt: rated.asked[0]?.at ?? at,
+      question: capText(kept.map((m) => m.text).join('\n\n'), QUESTION_KEPT_CHARS),
+      questionIds: kept.flatMap((m) => (m.messageId ? [m.messageId] : [])),
+      answer: capText(result.answer ?? '', ANSWER_KEPT_CHARS),
+      model: turn.settings.model,
+      ...(turn.settings.persona ? { persona: turn.settings.persona } : {}),
+      offered: [...rated.offered].sort(),
+      tools: [...rated.called],
+      steps: result.steps,
+      tokens: { prompt: result.usage.promptTokens, completion: result.usage.completionTokens, total: result.usage.totalTokens },
+      latencyMs: Math.round(result.durationMs),
+    });
+    return true;
+  } catch (error) {
+    deps.logger.error({ err: error, ...turn.logFields }, 'could not keep the answer for rating: it goes out without 👍 and 👎');
+    return false;
+  }
+}
+
+/** The answer kept for rating could not be posted: it is no answer to count. */
+export async function unkeepRating(deps: Pick<TurnDeps, 'feedback' | 'logger'>, turn: TurnRecord): Promise<void> {
+  const { scope } = payerMessage(turn);
+  if (!deps.feedback || !scope.guildId) return;
+  await deps.feedback.remove(scope.guildId, turn.id).catch((error) => deps.logger.warn({ err: error, ...turn.logFields }, 'could not forget an answer kept for rating that was not posted'));
+}
+
+/** The tools a resumed run had called before it stopped to wait (its saved steps and the waiting ones). */
+export function toolsCalledBefore(state: RunState): string[] {
+  const earlier = state.added.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.function.name) : []));
+  return [...earlier, ...state.pending.calls.map((c) => c.tool)];
 }

@@ -6,7 +6,7 @@ import type { Engine } from '../../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeRecord, RunScope } from '../../policy/index.js';
-import type { ConversationStore, LimitName, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
+import type { ConversationStore, FeedbackStore, LimitName, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
 import type { AttachmentReader } from '../files/attachments.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
 import type { Rules } from '../rules/rules.js';
@@ -34,6 +34,11 @@ export interface TurnDeps {
   };
   /** Memory that outlives a thread (member notes, past-thread search); absent: none. */
   memberMemory?: TurnMemory;
+  /**
+   * Where answers members may rate are kept (👍 👎 under every answer in a server), and a deleted
+   * question's text is removed from them; absent: no vote buttons.
+   */
+  feedback?: Pick<FeedbackStore, 'save' | 'remove' | 'forgetMessage'>;
   /** How the thread shows a run: the fewest milliseconds between edits of a step-log message and of a streaming answer. */
   pacing: { stepLogIntervalMs: number; answerEditIntervalMs: number };
   /** Reads files attached to questions (images for vision models, text files); without it files get a note. */

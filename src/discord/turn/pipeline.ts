@@ -192,7 +192,12 @@ export function createTurns(deps: TurnDeps): Turns {
         deps.logger.warn({ err: error, threadId: channelId, messageId }, 'could not take a deleted message out of the thread\'s memory');
         return 0;
       });
-      if (waiting || taken) deps.logger.info({ threadId: channelId, messageId, waiting, taken }, 'a deleted message was taken back');
+      // The answers to it that members may rate lose their text too.
+      const rated = (await deps.feedback?.forgetMessage(channelId, messageId).catch((error) => {
+        deps.logger.warn({ err: error, threadId: channelId, messageId }, 'could not take a deleted message out of the answers kept for rating');
+        return 0;
+      })) ?? 0;
+      if (waiting || taken || rated) deps.logger.info({ threadId: channelId, messageId, waiting, taken, rated }, 'a deleted message was taken back');
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { MessageFlags, type Client } from 'discord.js';
 import { NO_MENTIONS } from '../members.js';
-import { continueRow } from '../posting/run-components.js';
+import { answerRow, votesOn } from '../posting/run-components.js';
 import { escapeDisplayName } from '../../agent/clean-text.js';
 import { graphemeBoundary, TEXT_CAPS } from '../../agent/text-caps.js';
 import { closeOpenFence, fitMessage, quotePreview } from '../posting/split-message.js';
@@ -50,7 +50,8 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
       // Refused (a usage limit): the button comes back, so it can be pressed again later.
       if (outcome.kind === 'refused') {
         origin.unclaim();
-        await origin.interaction.editReply({ components: [continueRow(origin.request.author.id)] }).catch(() => undefined);
+        const votesFor = votesOn(origin.interaction.message);
+        await origin.interaction.editReply({ components: [answerRow({ continueFor: origin.request.author.id, ...(votesFor ? { votesFor } : {}) })] }).catch(() => undefined);
       }
       if (outcome.kind === 'refused' || outcome.kind === 'busy' || outcome.kind === 'unable') await privately(origin.interaction, outcome.message);
       return;

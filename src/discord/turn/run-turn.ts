@@ -11,9 +11,10 @@ import type { AgentRun, CallDecision, Interruption, RunInput } from '../../agent
 import type { AgentResult } from '../../agent/types.js';
 import { TAKEN_BACK, type UsageTicket } from '../../state/index.js';
 import { runAudienceViewer } from '../posting/permissions.js';
+import { postingEnded } from '../runs/run-registry.js';
 import type { TurnTarget } from '../posting/target.js';
 import { waitForApproval } from './approvals.js';
-import { instructionsFor, loadHistory, saveExchange } from './conversation.js';
+import { instructionsFor, keepForRating, loadHistory, saveExchange, toolsCalledBefore, unkeepRating } from './conversation.js';
 import type { TurnDeps } from './deps.js';
 import type { Resume } from './origin.js';
 import type { TurnOutcome } from './outcome.js';
@@ -64,11 +65,14 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
 
   // The notes of the members this turn answers (only shared ones in a team turn).
   const memory = deps.memberMemory;
+  // What a rated answer is kept with: the tools the run was offered (as last read) and those it called.
+  let offered: ReadonlySet<string> = new Set();
+  const called = new Set<string>(resume ? toolsCalledBefore(resume.state) : []);
   const memoryBlock = await memory?.block({ scope, askers: turn.messages.map((m) => m.author), question: turn.messages.map((m) => m.text).join('\n') });
   const input: Omit<RunInput, 'messages'> = {
     // The members' and the server's tokens today, read before and recorded after every model call.
     callBudget: runBudget({ ticket: live.ticket, riders: live.riders, turn, model: turn.settings.model, tokens: deps.memory.tokenCounter, logger: log }),
-    allowedTools: live.allowedTools,
+    allowedTools: async () => (offered = await live.allowedTools()),
     maxSteps: turn.settings.maxSteps,
     model: deps.modelFor(turn.settings.model),
     instructions: memoryBlock ? `${instructionsFor(turn.settings.persona)}\n\n${memoryBlock}` : instructionsFor(turn.settings.persona),
@@ -85,7 +89,7 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
   try {
     let running = resume ? deps.engine.resume(resume.state, resume.decisions, input) : deps.engine.run({ ...input, messages: loaded.messages });
     for (;;) {
-      result = await shown(deps, running, view, scope, log);
+      result = await shown(deps, running, view, scope, log, called);
       if (!result.interruption || run.stopCause) break;
       // The run waits for a person: it gives its slot back and keeps its state for the decision.
       await release(live, log);
@@ -112,7 +116,12 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     const note = stopCause === 'reset' || stopCause === 'deleted' ? '' : await saveExchange(deps.memory.conversations, key, asked, result, deps.logger, memory?.indexer({ scope, target }));
     // Stopped at the step limit in a thread: the asker may let it go on from the thread's memory.
     const continueFor = result.reason === 'step-limit' && result.answer !== undefined && key ? turn.payer : undefined;
-    return await view.finish({ stopCause, continueFor, note });
+    // An answer in a server may be rated (👍 👎 under it): kept for that just before it is posted (if it is).
+    const posts = stopCause !== 'reset' && stopCause !== 'deleted' && !postingEnded(stopCause);
+    const rated = posts && (await keepForRating(deps, { turn, asked, result, threadId: key, offered, called, deleted: run.deleted }));
+    const outcome = await view.finish({ stopCause, buttons: { continueFor, ...(rated ? { votesFor: turn.id } : {}) }, note });
+    if (rated && outcome.kind !== 'answered') await unkeepRating(deps, turn);
+    return outcome;
   } finally {
     finish();
     log.info({ runId: run.id, reason: result?.reason, steps: result?.steps, tokens: result?.usage.totalTokens, ms: result && Math.round(result.durationMs) }, 'run finished');
@@ -122,11 +131,12 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
   }
 }
 
-/** Read a run's events into the view (and the observers) to its end. */
-async function shown(deps: TurnDeps, running: AgentRun, view: ThreadView, scope: TurnMessage['scope'], log: TurnDeps['logger']): Promise<AgentResult> {
+/** Read a run's events into the view (and the observers) to its end, noting the tools it calls. */
+async function shown(deps: TurnDeps, running: AgentRun, view: ThreadView, scope: TurnMessage['scope'], log: TurnDeps['logger'], called: Set<string>): Promise<AgentResult> {
   for await (const event of running) {
     deps.observers?.onEvent?.(event, scope);
     view.show(event);
+    if (event.type === 'action') called.add(event.tool);
     // Later runs on this model start in text mode for an hour: worth a line in the log.
     if (event.type === 'protocol-fallback') log.warn({ reason: event.reason }, 'the model server refused tool calling; using the text protocol for this model for an hour');
   }

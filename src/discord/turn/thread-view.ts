@@ -17,7 +17,7 @@ import { AnswerStream } from '../posting/answer-stream.js';
 import { describeDiscordError, DiscordCode, discordCode } from '../posting/permissions.js';
 import { formatAnswer, formatFailure } from '../posting/format-steps.js';
 import type { Shown } from '../posting/message-mirror.js';
-import { continueRow, stopRow } from '../posting/run-components.js';
+import { answerRow, stopRow, type AnswerButtons } from '../posting/run-components.js';
 import { StepLog } from '../posting/step-log.js';
 import type { MessageRef, Outgoing, TurnTarget } from '../posting/target.js';
 import { filesNote, filesOut, MAX_FILES_PER_MESSAGE } from '../posting/tool-files.js';
@@ -126,10 +126,11 @@ export class ThreadView {
   }
 
   /**
-   * The run is over: the answer finished (with its sources, charts and footer; a Continue button when
-   * the step limit cut it), or what went wrong. `note` goes under it (a memory that could not be saved).
+   * The run is over: the answer finished (with its sources, charts and footer; its buttons: Continue when
+   * the step limit cut it, 👍 and 👎 when it may be rated), or what went wrong. `note` goes under it (a
+   * memory that could not be saved).
    */
-  async finish(end: { stopCause?: StopCause; continueFor?: string; note?: string }): Promise<TurnOutcome> {
+  async finish(end: { stopCause?: StopCause; buttons?: AnswerButtons; note?: string }): Promise<TurnOutcome> {
     this.quiet();
     await this.steps.close();
     const { target, run, logger } = this.options;
@@ -148,7 +149,7 @@ export class ThreadView {
       return { kind: 'stopped', message: closedThreadNote(stopCause) };
     }
     const { answer, end: ended } = this.ending;
-    if (answer && ended) return this.postAnswer(answer, ended, end.continueFor, note);
+    if (answer && ended) return this.postAnswer(answer, ended, end.buttons ?? {}, note);
     const failure = stopCause === 'shutdown' ? '⏹️ Interrupted: the bot is restarting. Your message is saved; send it again in a minute.' : formatFailure({ reason: ended?.reason ?? 'error', error: this.ending.error });
     if (this.answer.started) {
       // Part of an answer was already on screen: keep it, marked, with what went wrong under it.
@@ -160,7 +161,7 @@ export class ThreadView {
     return { kind: 'failed', message: failure };
   }
 
-  private async postAnswer(answer: NonNullable<Ending['answer']>, ended: NonNullable<Ending['end']>, continueFor: string | undefined, note: string): Promise<TurnOutcome> {
+  private async postAnswer(answer: NonNullable<Ending['answer']>, ended: NonNullable<Ending['end']>, buttons: AnswerButtons, note: string): Promise<TurnOutcome> {
     const { target, model } = this.options;
     const charts = answer.attachments?.length ? filesOut(answer.attachments) : [];
     const chartNote = charts.length ? filesNote(charts.length, target.canAttachFiles(), MAX_FILES_PER_MESSAGE - 1) : '';
@@ -172,7 +173,7 @@ export class ThreadView {
       this.options.logger.error({ err: error, runId: this.options.run.id }, 'could not lay out the answer; posting it plain');
       text = `### Answer\n${answer.text}${note}`;
     }
-    await this.answer.finish(text, target.canAttachFiles(), continueFor, charts);
+    await this.answer.finish(text, target.canAttachFiles(), buttons, charts);
     if (this.answer.failure === undefined && this.answer.messages[0]) return { kind: 'answered', answer: answer.text, answerMessage: this.answer.messages[0] };
     const failure = describeDiscordError(this.answer.failure, 'post the answer', target.missingPermissions?.());
     await target.send({ content: failure }).catch(() => undefined);
@@ -194,7 +195,7 @@ export class ThreadView {
       const files = m.files && target.canAttachFiles() ? m.files : undefined;
       return {
         content: cleanText(m.files && !files ? `${m.content} (not shown: I lack the Attach Files permission here)` : m.content),
-        components: m.button ? [stopRow(run.id)] : m.continueFor ? [continueRow(m.continueFor)] : [],
+        components: m.button ? [stopRow(run.id)] : m.continueFor || m.votesFor ? [answerRow(m)] : [],
         ...(files ? { files: files.map((f) => new AttachmentBuilder(f.data, { name: f.name, description: f.description })) } : {}),
       };
     };

@@ -30,9 +30,9 @@ export const FeedbackRecordSchema = z.object({
   /** The channel whose rules applied (a thread's parent). */
   channelId: z.string(),
   threadId: z.string().optional(),
-  /** The answer's first message. */
+  /** A message of the answer (the one its first vote was pressed on): where a summary links to. */
   messageId: z.string().optional(),
-  /** When the answer was posted, and when the question was taken (the thread's history is what came before). */
+  /** When the answer was posted (kept just before), and when the question was taken (the thread's history is what came before). */
   at: z.number(),
   askedAt: z.number(),
   question: z.string(),

@@ -17,8 +17,11 @@ import { checkId } from '../conversation-store.js';
 import type { StorageLogger } from '../types.js';
 import { decodeRecord, encodeRecord, withoutText, type AnsweredTurn, type FeedbackRecord } from './feedback-record.js';
 
-/** A member's press: 👍, or 👎 with its reason (`undefined`: keep the reason a 👎 already has). */
-export type VoteInput = { vote: 'up' } | { vote: 'down'; reason?: string };
+/**
+ * A member's press: 👍, or 👎 with its reason (`undefined`: keep the reason a 👎 already has); `on` is
+ * the message it was pressed on, which becomes the answer's link if it has none yet.
+ */
+export type VoteInput = ({ vote: 'up' } | { vote: 'down'; reason?: string }) & { on?: string };
 
 /** What a vote did: recorded (with the member's vote before, if any), or there is no such answer (anymore). */
 export type VoteOutcome = { status: 'recorded'; before?: 'up' | 'down'; record: FeedbackRecord } | { status: 'missing' };
@@ -32,6 +35,8 @@ export interface MemberVote {
 export interface FeedbackStore {
   /** Keep an answered turn, with no votes yet. */
   save(answer: AnsweredTurn): Promise<void>;
+  /** Forget an answer altogether (it was kept, then could not be posted). */
+  remove(guildId: string, id: string): Promise<void>;
   /** The record of answer `id`; undefined when there is none, it cannot be read, or it expired. */
   get(guildId: string, id: string): Promise<FeedbackRecord | undefined>;
   /** Set a member's vote on answer `id` (one per member: a new press replaces it). */
@@ -157,6 +162,11 @@ export function createFeedbackStore(options: FeedbackStoreOptions): FeedbackStor
       );
     },
 
+    async remove(guildId, id) {
+      // Its index entries stay: a reader skips an id whose record is gone.
+      await call('remove', () => backend.remove(recordKey(guildId, id)));
+    },
+
     get: async (guildId, id) => (await readOne(guildId, id))?.record,
 
     async vote(guildId, id, userId, input, at = now().getTime()) {
@@ -166,8 +176,9 @@ export function createFeedbackStore(options: FeedbackStoreOptions): FeedbackStor
         before = mine?.vote;
         const reason = input.vote === 'down' ? (input.reason ?? (mine?.vote === 'down' ? mine.reason : undefined)) : undefined;
         const vote = { vote: input.vote, ...(reason ? { reason } : {}), at };
-        if (mine && mine.vote === vote.vote && mine.reason === vote.reason) return undefined;
-        return { ...current, votes: { ...current.votes, [userId]: vote } };
+        const messageId = current.messageId ?? input.on;
+        if (mine && mine.vote === vote.vote && mine.reason === vote.reason && messageId === current.messageId) return undefined;
+        return { ...current, ...(messageId ? { messageId } : {}), votes: { ...current.votes, [userId]: vote } };
       });
       if (!record) return { status: 'missing' };
       // The member's own index, once per answer: their export finds their votes there.
