@@ -154,9 +154,12 @@ export function createFeedbackStore(options: FeedbackStoreOptions): FeedbackStor
     async save(answer) {
       const record: FeedbackRecord = { v: 1, ...answer, votes: {} };
       const raw = encodeRecord(record);
-      await call('save', () => backend.append(recordKey(record.guildId, record.id), raw, ttlMs));
-      await call('index', () => backend.append(dayKey(record.guildId, dayOf(record.at)), checkId('answer', record.id), ttlMs));
-      if (record.threadId) await call('index', () => backend.append(threadKey(record.threadId!), JSON.stringify({ g: record.guildId, id: record.id }), ttlMs));
+      // Side by side (it is on the answer's path): an index entry whose record is missing is skipped by every reader.
+      await Promise.all([
+        call('save', () => backend.append(recordKey(record.guildId, record.id), raw, ttlMs)),
+        call('index', () => backend.append(dayKey(record.guildId, dayOf(record.at)), checkId('answer', record.id), ttlMs)),
+        record.threadId ? call('index', () => backend.append(threadKey(record.threadId!), JSON.stringify({ g: record.guildId, id: record.id }), ttlMs)) : undefined,
+      ]);
       await sweep(record.guildId).catch((error: unknown) =>
         logger({ level: 'warn', code: 'backend-error', guildId: record.guildId, message: `Could not sweep expired feedback of guild ${record.guildId}: ${(error as Error).message}` }),
       );
