@@ -21,7 +21,7 @@ interface VoteServices {
 
 const REASON_FIELD = 'reason';
 const PRIVATE = 'Only you see this; moderators see counts and reasons, never who voted.';
-const NO_RECORD = 'I have no record of this answer any more (its thread was reset, its question deleted, or it is older than this server keeps conversations), so it cannot be rated.';
+const NO_RECORD = 'I have no record of this answer (it is older than this server keeps conversations, or it could not be kept when it was given), so it cannot be rated. Nothing was changed.';
 
 export const voteButtons = {
   kind: 'button',
