@@ -128,6 +128,14 @@ describe('👍 and 👎 under answers', () => {
     expect(publicMessages()).toHaveLength(before);
   });
 
+  it('a press on an answer with no record (expired with the conversation TTL, say) is told so privately, and nothing is stored', async () => {
+    const pressed = w.fake.clickButton({ messageId: sum.id, customId: 'rate:0000dead:up', channelId: sum.channelId, userId: alice });
+    const reply = await replyTo(w.fake, pressed);
+    expect(pressed.ephemeral).toBe(true);
+    expect(reply.content).toMatch(/^I have no record of this answer/);
+    expect(await record('0000dead')).toBeUndefined();
+  });
+
   it('a reason longer than 300 characters, sent by a client that skips the limit, is refused with its length and given back; the 👎 counts, no reason is kept', async () => {
     const id = turnOf(sum);
     const long = `${'This is far too long. '.repeat(14)}END`;
