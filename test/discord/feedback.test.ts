@@ -6,19 +6,17 @@
  * Continue beside the votes, a deleted question, `/feedback summary`, `/feedback export` run through the
  * real `npm run eval`, `/memory export`, `/reset`, and the restart last.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSuite } from '../../src/eval/suite.js';
 import type { FeedbackRecord } from '../../src/state/index.js';
-import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
-import { modelServer, evalEnv } from '../eval/helpers.js';
+import type { FakeMessage } from '../fake-discord/index.js';
 import type { FakeOpenAIServer } from '../fakes/openai-server.js';
-import { runScript } from '../fakes/run-script.js';
 import { command, replyTo, startModeration, sub, type ModerationWorld } from '../policy/discord-helpers.js';
 import { tempDir } from '../state/helpers/targets.js';
+import { buttons, evalExport, eventually, members, rows, turnOf, type Button } from './feedback-helpers.js';
 import { isFinalAnswer } from './harness.js';
-import { sleep, until } from './waiting.js';
+import { until } from './waiting.js';
 
 let w: ModerationWorld;
 let keyvUrl: string;
@@ -38,40 +36,7 @@ afterAll(async () => {
   await evalServer?.close();
 });
 
-type Button = { type: number; style: number; custom_id: string; label?: string; emoji?: { name: string } };
-const rows = (m: FakeMessage) => m.components as Array<{ components: Button[] }>;
-const buttons = (m: FakeMessage) => rows(m).flatMap((r) => r.components);
-const turnOf = (m: FakeMessage) => /^rate:([^:]+):up$/.exec(buttons(m).find((b) => b.emoji?.name === '👍')?.custom_id ?? '')?.[1] ?? '';
-const record = (id: string) => w.h.storage.feedback.get(w.guildId, id);
-
-function press(m: FakeMessage, emoji: '👍' | '👎', userId: string): FakeInteraction {
-  const button = buttons(m).find((b) => b.emoji?.name === emoji)!;
-  return w.fake.clickButton({ messageId: m.id, customId: button.custom_id, channelId: m.channelId, userId });
-}
-
-/** Poll storage until `check` holds (a vote written behind a form has no reply to wait for). */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** `/ask` as `userId` in `channelId`; the finished answer. */
-async function ask(question: string, by: { userId?: string; channelId?: string } = {}): Promise<FakeMessage> {
-  const since = w.fake.mark();
-  w.fake.sendSlashCommand({ name: 'ask', options: { question }, ...by });
-  return w.fake.waitForMessage(isFinalAnswer, 15_000, { since });
-}
-
-/** 👎 pressed: the form it opened, then submitted with `reason`; the private reply. */
-async function thumbsDown(m: FakeMessage, userId: string, reason: string, skipLengthChecks = false): Promise<FakeMessage> {
-  const pressed = press(m, '👎', userId);
-  await w.fake.waitForCallback(pressed.id);
-  expect(pressed.ackType).toBe(9);
-  return replyTo(w.fake, w.fake.submitModal({ interactionId: pressed.id, values: { reason }, skipLengthChecks }));
-}
+const { press, record, ask, thumbsDown } = members(() => w);
 
 let sum: FakeMessage;
 let pirate: FakeMessage;
@@ -245,22 +210,17 @@ describe('/feedback', () => {
     expect(body).not.toContain('Secret Lane');
 
     // The real CLI on the file, against a model server answering the questions and a judge that passes.
-    evalServer = await modelServer(['gpt-4o-mini'], (_model, question, request) => {
-      const system = String(request.body.messages[0]?.content ?? '');
+    const run = await evalExport(file.filename, body, 'gpt-4o-mini', (question, system) => {
       if (system.startsWith('You grade')) return { content: JSON.stringify({ pass: /ferry times changed/.test(question), reason: 'checked' }) };
       return { content: question.includes('17 times 3') ? 'It is 51.' : question.includes('times 4') ? 'It is 68.' : 'The ferry leaves at 9:40.' };
     });
-    const dir = tempDir('feedback-eval');
-    const suite = path.join(dir, file.filename);
-    fs.writeFileSync(suite, body);
-    const out = path.join(dir, 'out.md');
-    const run = await runScript('src/cli/eval.ts', [suite, '--report', out, '--concurrency', '1'], evalEnv(evalServer, { OPENAI_MODEL: 'gpt-4o-mini' }));
+    evalServer = run.server;
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const report = JSON.parse(fs.readFileSync(path.join(dir, 'out.json'), 'utf8'));
+    const { report } = run;
     expect(report.models['gpt-4o-mini']).toMatchObject({ passed: 3, failed: 0, errors: 0, total: 3 });
     expect(report.models['gpt-4o-mini'].tags.random).toMatchObject({ passed: 1, total: 1 });
     // The judge was given the member's reason as part of its rubric.
-    expect(evalServer.requests.some((r) => String(r.body.messages.at(-1)?.content).includes('The ferry times changed last week.'))).toBe(true);
+    expect(run.server.requests.some((r) => String(r.body.messages.at(-1)?.content).includes('The ferry times changed last week.'))).toBe(true);
   }, 60_000);
 
   it("/memory export includes the member's own votes, and only theirs", async () => {
@@ -304,6 +264,8 @@ describe('after a restart', () => {
     const after: FeedbackRecord = (await record(id))!;
     expect(after.votes[w.modId]).toMatchObject({ vote: 'down', reason: 'Too terse.' });
     expect(Object.keys(after.votes)).toHaveLength(4);
+    expect((await replyTo(w.fake, press(sum, '👍', w.modId))).content).toMatch(/^👍 Recorded \(it was 👎\)/);
+    expect((await record(id))!.votes[w.modId]).toMatchObject({ vote: 'up' });
     await until(() => w.h.app.services.turns.runs.size === 0, 'the bot to be idle');
   });
 });

@@ -16,6 +16,7 @@ import { guarded, type Backend, type LogEntry } from '../backends/backend.js';
 import { checkId } from '../conversation-store.js';
 import type { StorageLogger } from '../types.js';
 import { decodeRecord, encodeRecord, withoutText, type AnsweredTurn, type FeedbackRecord } from './feedback-record.js';
+import { dailySweep, DAY_MS, dayOf, feedbackKeys } from './feedback-sweep.js';
 
 /**
  * A member's press: 👍, or 👎 with its reason (`undefined`: keep the reason a 👎 already has); `on` is
@@ -64,21 +65,14 @@ export interface FeedbackStoreOptions {
 const MAX_ATTEMPTS = 20;
 /** Records read at once (a summary of a busy month reads thousands). */
 const READ_BATCH = 16;
-const DAY_MS = 86_400_000;
-
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function createFeedbackStore(options: FeedbackStoreOptions): FeedbackStore {
   const { backend, namespace, ttlMs, now, logger } = options;
-  const recordKey = (guildId: string, id: string) => `${namespace}:fb:${checkId('guild', guildId)}:${checkId('answer', id)}`;
-  const dayKey = (guildId: string, day: string) => `${namespace}:fb-day:${checkId('guild', guildId)}:${day}`;
-  const threadKey = (threadId: string) => `${namespace}:fb-thread:${checkId('thread', threadId)}`;
-  const memberKey = (guildId: string, userId: string) => `${namespace}:fb-member:${checkId('guild', guildId)}:${checkId('user', userId)}`;
-  const daysKey = (guildId: string) => `${namespace}:fb-days:${checkId('guild', guildId)}`;
+  const keys = feedbackKeys(namespace);
+  const { record: recordKey, day: dayKey, thread: threadKey, member: memberKey } = keys;
   const call = <T>(action: string, op: () => Promise<T>) => guarded(backend.kind, backend.where, `feedback ${action}`, op);
   const expired = (record: FeedbackRecord) => ttlMs !== undefined && now().getTime() - record.at > ttlMs;
-  /** Guilds swept today in this process (the sweep runs once a day per guild, on its first answer). */
-  const swept = new Map<string, string>();
+  const sweep = dailySweep({ backend, keys, ttlMs, now });
 
   async function readOne(guildId: string, id: string): Promise<{ entry: LogEntry; record: FeedbackRecord } | undefined> {
     const key = recordKey(guildId, id);
@@ -116,27 +110,6 @@ export function createFeedbackStore(options: FeedbackStoreOptions): FeedbackStor
       for (const found of batch) if (found) records.push(found.record);
     }
     return records;
-  }
-
-  /** Once a day per guild: note its first day, and (with a TTL) remove the records of days past it. */
-  async function sweep(guildId: string): Promise<void> {
-    const today = dayOf(now().getTime());
-    if (swept.get(guildId) === today) return;
-    swept.set(guildId, today);
-    const marks = ((await call('read', () => backend.keyv.get(daysKey(guildId)))) ?? {}) as { first?: string; swept?: string };
-    const first = marks.first ?? today;
-    let done = marks.swept;
-    if (ttlMs !== undefined) {
-      // A record of day D expires by the end of D plus the TTL: every day before this one is wholly past it.
-      const last = dayOf(now().getTime() - ttlMs - DAY_MS);
-      for (let day = done ? dayOf(Date.parse(done) + DAY_MS) : first; day <= last; day = dayOf(Date.parse(day) + DAY_MS)) {
-        const key = dayKey(guildId, day);
-        for (const entry of await call('read', () => backend.read(key))) await call('expire', () => backend.remove(recordKey(guildId, entry.raw)));
-        await call('expire', () => backend.remove(key));
-        done = day;
-      }
-    }
-    if (marks.first !== first || marks.swept !== done) await call('write', () => backend.keyv.set(daysKey(guildId), { first, ...(done ? { swept: done } : {}) }));
   }
 
   async function strip(threadId: string, why: 'reset' | 'deleted', pick: (record: FeedbackRecord) => boolean): Promise<number> {
