@@ -5,8 +5,8 @@
  */
 import { escapeDisplayName } from '../src/agent/clean-text.js';
 import type { MemorySettings } from '../src/policy/index.js';
-import { capText, type MemberVote, type MemoryEntry, type MemoryLimits } from '../src/state/index.js';
-import { TEXT_CAPS } from '../src/agent/text-caps.js';
+import { type MemberVote, type MemoryEntry, type MemoryLimits } from '../src/state/index.js';
+import { cutText, TEXT_CAPS } from '../src/agent/text-caps.js';
 
 const LIMIT = 1_900;
 
@@ -54,7 +54,7 @@ export function notesExport(entries: readonly MemoryEntry[], where: { guildId: s
       answeredAt: new Date(record.at).toISOString(),
       channelId: record.channelId,
       ...(record.threadId ? { threadId: record.threadId } : {}),
-      ...(record.removed ? { removed: record.removed } : { question: capText(record.question, 500) }),
+      ...(record.removed ? { removed: record.removed } : { question: cutText(record.question, TEXT_CAPS.exportedQuestion) }),
     })),
   }, null, 2)}\n`;
 }

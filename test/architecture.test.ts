@@ -73,8 +73,8 @@ describe('import direction', () => {
  * folders may use each other, as long as no chain comes back (checked below).
  */
 const PROJECT_LAYERS: ReadonlyArray<readonly string[]> = [
-  ['app', 'src/cli', 'src/eval'], // the composition roots: the bot, the terminal and the evaluation runner
-  ['commands'], // one file per slash command
+  ['app', 'src/cli'], // the composition roots: the bot and the terminal
+  ['commands', 'src/eval'], // what people use: one file per slash command, the evaluation runner and its suite format
   ['src/discord'], // events into thread replies
   ['src/core.ts', 'src/config.ts'], // the engine assembled from the validated settings
   ['src/policy', 'src/schedules'], // rule logic over values (pure)

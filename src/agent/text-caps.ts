@@ -132,7 +132,29 @@ export const TEXT_CAPS = {
   // Files.
   /** The line that says which files were read and why others were not: a notice, not a list of a hundred names. */
   filesNotice: 1_000,
+
+  // Answers kept for rating (👍 / 👎) and what is shown of them.
+  /** A 👎's reason: Discord's text input is capped there (`max_length`), and the submit is checked again. */
+  feedbackReason: 300,
+  /** A reason too long, shown back to the member so nothing they typed is lost: most of one, within a message. */
+  feedbackReasonEcho: 1_500,
+  /** A rated turn's question kept for the summary and the export: a long question whole, a pasted log cut. */
+  keptQuestion: 10_000,
+  /** A rated turn's answer kept: a long answer (four messages' worth) whole. */
+  keptAnswer: 8_000,
+  /** A question in a member's `/memory export` of their votes: enough to recognise it. */
+  exportedQuestion: 500,
+  /** A question listed among the worst-rated in `/feedback summary`: one line of it. */
+  summaryQuestion: 80,
+  /** A persona named in `/feedback summary`: its opening words tell the personas apart. */
+  summaryPersona: 40,
 } as const;
+
+/** `text` cut to at most `max` characters with an ellipsis when it was longer, never inside a character. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, graphemeBoundary(text, max - 1))}…`;
+}
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

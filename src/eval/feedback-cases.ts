@@ -7,7 +7,8 @@
  * `meta`; no member ids anywhere. The suite is read back through the suite reader before it is given
  * out, so what is exported is a suite the runner takes.
  */
-import { capText, tally, type FeedbackRecord } from '../state/feedback/index.js';
+import { cutText } from '../agent/text-caps.js';
+import { tally, type FeedbackRecord } from '../state/feedback/index.js';
 import { oneLineEntry } from '../state/member-memory/index.js';
 import type { ToolName } from '../../tools/index.js';
 import { keyWords } from './key-words.js';
@@ -50,7 +51,7 @@ export function feedbackSuite(answers: readonly VotedAnswer[]): { body: string; 
 export function feedbackCase({ record, channelName, history, link }: VotedAnswer): Record<string, unknown> {
   const { up, down } = tally(record);
   const reasons = Object.values(record.votes).flatMap((v) => (v.vote === 'down' && v.reason ? [oneLineEntry(v.reason, 300).text] : []));
-  const turns = (history ?? []).slice(-HISTORY_MESSAGES).map((m) => ({ role: m.role, content: capText(m.content, HISTORY_MESSAGE_CHARS) })).filter((m) => m.content.trim());
+  const turns = (history ?? []).slice(-HISTORY_MESSAGES).map((m) => ({ role: m.role, content: cutText(m.content, HISTORY_MESSAGE_CHARS) })).filter((m) => m.content.trim());
   const words = down >= up && down > 0 ? [] : keyWords(record.answer, [...turns.map((m) => m.content), record.question].join('\n'));
   const expect = words.length ? { contains: words } : { judge: rubric(record.answer, down >= up && down > 0 ? { down: reasons } : { up: true }) };
   const channel = tag(channelName?.replace(/^#/, '') || `channel-${record.channelId}`);
@@ -87,14 +88,14 @@ export function feedbackCase({ record, channelName, history, link }: VotedAnswer
  * they rejected, or the answer they liked when it has no key words to look for.
  */
 function rubric(answer: string, votes: { down: string[] } | { up: true }): string {
-  const given = `"${capText(answer.replace(/\s+/g, ' ').trim(), QUOTED_ANSWER_CHARS)}"`;
+  const given = `"${cutText(answer.replace(/\s+/g, ' ').trim(), QUOTED_ANSWER_CHARS)}"`;
   if ('up' in votes) return `Members rated an earlier answer to this question 👍. It was: ${given}. Pass if the answer gives the same facts and conclusion (it may be worded differently).`;
   const said = votes.down.length
     ? `, saying (their words, quoted): ${votes.down.slice(0, QUOTED_REASONS).map((r) => `"${r}"`).join('; ')}`
     : ' without saying why';
-  return capText(`Members rated an earlier answer to this question 👎${said}. That answer was: ${given}. Pass only if the answer is correct and helpful and does not have the problem they name.`, RUBRIC_CHARS);
+  return cutText(`Members rated an earlier answer to this question 👎${said}. That answer was: ${given}. Pass only if the answer is correct and helpful and does not have the problem they name.`, RUBRIC_CHARS);
 }
 
 function tag(text: string): string {
-  return capText(text.trim(), TAG_CHARS) || 'unknown';
+  return cutText(text.trim(), TAG_CHARS) || 'unknown';
 }

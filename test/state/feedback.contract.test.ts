@@ -5,8 +5,9 @@
  * export, and the conversation TTL (an expired record reads as gone; a day past it is swept).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIMEOUTS, type Backend } from '../../src/state/backends/backend.js';
-import { openBackend } from '../../src/state/backends/open-backend.js';
+import { DEFAULT_TIMEOUTS } from '../../src/storage/key-value.js';
+import { openBackend } from '../../src/storage/open.js';
+import type { Backend } from '../../src/storage/registry.js';
 import { createFeedbackStore, type AnsweredTurn, type FeedbackStore } from '../../src/state/feedback/index.js';
 import type { StorageEvent } from '../../src/state/index.js';
 import { purgeNamespace, targets, uniqueNamespace } from './helpers/targets.js';

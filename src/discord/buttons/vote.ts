@@ -9,9 +9,10 @@
 import { LabelBuilder, MessageFlags, ModalBuilder, TextInputBuilder, TextInputStyle, type ButtonInteraction } from 'discord.js';
 import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { oneLineEntry, REASON_MAX_CHARS, type FeedbackStore, type VoteOutcome } from '../../state/index.js';
+import { oneLineEntry, type FeedbackStore, type VoteOutcome } from '../../state/index.js';
 import { customIdRest, type ButtonEntry, type ModalEntry } from '../interaction-entry.js';
 import { VOTE_PREFIX, VOTE_REASON_PREFIX, voteRow } from '../posting/run-components.js';
+import { cutText, TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** What the handlers use: the feedback store, and the logger for a 👎 whose write failed behind its form. */
 interface VoteServices {
@@ -44,7 +45,7 @@ export const voteButtons = {
 
 /** 👎: the form for a reason goes up at once (a form must be Discord's first answer), then the vote is kept. */
 async function thumbsDown(interaction: ButtonInteraction, guildId: string, turnId: string, feedback: VoteServices['turns']['feedback'], logger: Logger): Promise<void> {
-  const reason = new TextInputBuilder().setCustomId(REASON_FIELD).setStyle(TextInputStyle.Paragraph).setRequired(false).setMaxLength(REASON_MAX_CHARS)
+  const reason = new TextInputBuilder().setCustomId(REASON_FIELD).setStyle(TextInputStyle.Paragraph).setRequired(false).setMaxLength(TEXT_CAPS.feedbackReason)
     .setPlaceholder('Wrong, out of date, did not answer the question…');
   await interaction.showModal(
     new ModalBuilder()
@@ -71,9 +72,9 @@ export const voteReasonModal = {
     const typed = interaction.fields.getTextInputValue(REASON_FIELD);
     // Discord's client keeps to the input's limit; a modified one might not, and nothing longer is kept.
     const length = [...typed].length;
-    if (length > REASON_MAX_CHARS) return void (await interaction.reply({ content: tooLong(typed, length), flags: MessageFlags.Ephemeral }));
+    if (length > TEXT_CAPS.feedbackReason) return void (await interaction.reply({ content: tooLong(typed, length), flags: MessageFlags.Ephemeral }));
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const voted = await feedback.vote(interaction.guildId, turnId, interaction.user.id, { vote: 'down', reason: oneLineEntry(typed, REASON_MAX_CHARS).text, ...(interaction.message ? { on: interaction.message.id } : {}) }).catch(failed);
+    const voted = await feedback.vote(interaction.guildId, turnId, interaction.user.id, { vote: 'down', reason: oneLineEntry(typed, TEXT_CAPS.feedbackReason).text, ...(interaction.message ? { on: interaction.message.id } : {}) }).catch(failed);
     await interaction.editReply({ content: said(voted, '👎', typed.trim() !== '') });
   },
 } satisfies ModalEntry<VoteServices>;
@@ -92,6 +93,6 @@ function said(outcome: VoteOutcome | Failed, vote: '👍' | '👎', withReason =
 
 /** A reason past the limit: refused, with the text given back so nothing typed is lost. */
 function tooLong(typed: string, length: number): string {
-  const shown = typed.length > 1_500 ? `${typed.slice(0, 1_500)}…` : typed;
-  return `Your reason is ${length.toLocaleString('en-US')} characters; I keep at most ${REASON_MAX_CHARS}. Your 👎 counts already; press 👎 again to give a shorter reason. What you wrote:\n\`\`\`\n${shown.replace(/`/g, "'")}\n\`\`\``;
+  const shown = cutText(typed, TEXT_CAPS.feedbackReasonEcho);
+  return `Your reason is ${length.toLocaleString('en-US')} characters; I keep at most ${TEXT_CAPS.feedbackReason}. Your 👎 counts already; press 👎 again to give a shorter reason. What you wrote:\n\`\`\`\n${shown.replace(/`/g, "'")}\n\`\`\``;
 }

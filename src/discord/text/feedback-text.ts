@@ -7,6 +7,7 @@
 import { escapeInline } from '../../agent/clean-text.js';
 import { tally, type FeedbackRecord } from '../../state/index.js';
 import { fitMessage } from '../posting/split-message.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** Rows shown per section (the busiest first), and questions in the worst-rated list. */
 const ROWS = 5;
@@ -45,7 +46,7 @@ export function feedbackSummary(records: readonly FeedbackRecord[], scope: Summa
     head,
     `${n(all.answers)} answer${all.answers === 1 ? '' : 's'}, ${n(rated)} rated: ${votes(all)}${scope.more ? ` (the newest ${n(scope.limit)} counted)` : ''}`,
     section('By model', group(records, (r) => [`\`${r.model.replace(/`/g, "'")}\``])),
-    section('By persona', group(records, (r) => [r.persona ? `"${escapeInline(r.persona, 40)}"` : 'no persona'])),
+    section('By persona', group(records, (r) => [r.persona ? `"${escapeInline(r.persona, TEXT_CAPS.summaryPersona)}"` : 'no persona'])),
     ...(scope.channelId ? [] : [section('By channel', group(records, (r) => [`<#${r.channelId}>`]))]),
     section('By tool called', group(records, (r) => (r.tools.length ? [...new Set(r.tools)].map((t) => `\`${t}\``) : ['no tool']))),
     worst(records),
@@ -67,7 +68,7 @@ function worst(records: readonly FeedbackRecord[]): string {
   if (down.length === 0) return '';
   down.sort((a, b) => b.down - b.up - (a.down - a.up) || b.down - a.down || b.r.at - a.r.at);
   const rows = down.slice(0, WORST).map(({ r, up, down: d }, i) => {
-    const question = r.removed ? `*(text removed: ${r.removed === 'reset' ? 'the thread was reset' : 'the question was deleted'})*` : escapeInline(r.question, 80);
+    const question = r.removed ? `*(text removed: ${r.removed === 'reset' ? 'the thread was reset' : 'the question was deleted'})*` : escapeInline(r.question, TEXT_CAPS.summaryQuestion);
     return `${i + 1}. 👎 ${d} · 👍 ${up}: ${question} · <${answerLink(r)}>`;
   });
   return `**Worst rated**\n${rows.join('\n')}`;

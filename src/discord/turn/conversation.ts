@@ -9,10 +9,11 @@ import type { RunState } from '../../agent/engine.js';
 import type { AgentResult, ChatMessage, ContentPart } from '../../agent/types.js';
 import { describeError, StorageError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { ANSWER_KEPT_CHARS, capText, QUESTION_KEPT_CHARS, toModelMessages, trimHistory, type ConversationStore, type NewMessage, type StoredMessage } from '../../state/index.js';
+import { toModelMessages, trimHistory, type ConversationStore, type NewMessage, type StoredMessage } from '../../state/index.js';
 import { filesNotice, userContent, type AttachmentReader, type AttachmentRef } from '../files/attachments.js';
 import type { TurnDeps } from './deps.js';
 import { payerMessage, type TurnRecord } from './record.js';
+import { cutText, TEXT_CAPS } from '../../agent/text-caps.js';
 
 export type Loaded = { asked: NewMessage[]; messages: ChatMessage[]; notes: string[] } | { failure: string };
 
@@ -143,9 +144,9 @@ export async function keepForRating(deps: Pick<TurnDeps, 'feedback' | 'now' | 'l
       ...(rated.threadId ? { threadId: rated.threadId } : {}),
       at,
       askedAt: rated.asked[0]?.at ?? at,
-      question: capText(kept.map((m) => m.text).join('\n\n'), QUESTION_KEPT_CHARS),
+      question: cutText(kept.map((m) => m.text).join('\n\n'), TEXT_CAPS.keptQuestion),
       questionIds: kept.flatMap((m) => (m.messageId ? [m.messageId] : [])),
-      answer: capText(result.answer ?? '', ANSWER_KEPT_CHARS),
+      answer: cutText(result.answer ?? '', TEXT_CAPS.keptAnswer),
       model: turn.settings.model,
       ...(turn.settings.persona ? { persona: turn.settings.persona } : {}),
       offered: [...rated.offered].sort(),

@@ -5,20 +5,16 @@
  * version cannot read is skipped, never taken for a vote-less answer.
  */
 import { z } from 'zod';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** The version records are written in. */
 export const FEEDBACK_VERSION = 1;
 
-/** Longest 👎 reason a member may give (Discord's text input is capped there, and the submit is checked again). */
-export const REASON_MAX_CHARS = 300;
-/** Longest question and answer kept (the rest is cut with an ellipsis). */
-export const QUESTION_KEPT_CHARS = 10_000;
-export const ANSWER_KEPT_CHARS = 8_000;
 
 const VoteSchema = z.object({
   vote: z.enum(['up', 'down']),
-  /** A 👎's reason, cleaned and at most REASON_MAX_CHARS. */
-  reason: z.string().max(REASON_MAX_CHARS).optional(),
+  /** A 👎's reason, cleaned and at most TEXT_CAPS.feedbackReason. */
+  reason: z.string().max(TEXT_CAPS.feedbackReason).optional(),
   at: z.number(),
 });
 
@@ -76,12 +72,6 @@ export function decodeRecord(raw: string): DecodedRecord {
   if (parsed.success) return { ok: true, record: parsed.data };
   const version = (value as { v?: unknown } | null)?.v;
   return { ok: false, reason: typeof version === 'number' && version > FEEDBACK_VERSION ? `written by a newer version (${version})` : `wrong shape (${parsed.error.issues[0]?.message ?? 'invalid'})` };
-}
-
-/** `text` cut to `max` characters (code points), with an ellipsis when cut. */
-export function capText(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 /** The record with its words gone (question, answer, reasons): what `/reset` and a deleted question leave. */

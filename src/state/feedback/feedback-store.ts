@@ -12,7 +12,9 @@
  * its next answer.
  */
 import { StorageError } from '../../errors.js';
-import { guarded, type Backend, type LogEntry } from '../backends/backend.js';
+import type { LogEntry } from '../../storage/key-value.js';
+import type { Backend } from '../../storage/registry.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { checkId } from '../conversation-store.js';
 import type { StorageLogger } from '../types.js';
 import { decodeRecord, encodeRecord, withoutText, type AnsweredTurn, type FeedbackRecord } from './feedback-record.js';

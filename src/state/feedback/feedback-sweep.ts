@@ -5,7 +5,8 @@
  * of the days wholly past the conversation TTL, so an answer nobody reads again does not stay on disk
  * (on Redis the keys expire by themselves; elsewhere this is what removes them).
  */
-import { guarded, type Backend } from '../backends/backend.js';
+import type { Backend } from '../../storage/registry.js';
+import { guarded } from '../../storage/storage-failure.js';
 import { checkId } from '../conversation-store.js';
 
 export const DAY_MS = 86_400_000;
