@@ -64,4 +64,5 @@ export {
   type ScheduleAccess,
   type ScheduleCaps,
 } from './schedules.js';
+export { DEFAULT_SKILL_ACCESS, SKILL_ACCESS, changeProblem, createProblem, mayRun, skillAccess, type SkillAccess } from './skills.js';
 export { ANSWER_MODES, DEFAULT_ANSWER_MODE, answerMode, withAnswerMode, type AnswerMode } from './answer-modes.js';

@@ -20,6 +20,7 @@ import type { ConversationStore, GuildSettingsStore, StorageEvent, StorageLogger
 import { StorageError } from '../errors.js';
 import { createUsageLimiter, type UsageLimiter, type UsageLimiterOptions } from './usage/usage-limiter.js';
 import { createScheduleStore, type ScheduleStore } from './schedules/schedule-store.js';
+import { createSkillStore, type SkillStore } from './skills/skill-store.js';
 
 /** Everything `createStorage` takes besides the configuration; all optional. */
 export interface StorageDeps {
@@ -52,6 +53,8 @@ export interface Storage {
   readonly schedules: ScheduleStore;
   /** Members' 👍 and 👎 on answers, with each answered turn's record (expiring with the conversation TTL). */
   readonly feedback: FeedbackStore;
+  /** Each guild's skills (issue 45), and which skill each skill thread runs. */
+  readonly skills: SkillStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -98,6 +101,7 @@ export async function createStorage(config: Omit<StorageConfig, 'memoryTokenBudg
     memberMemory: createMemberMemoryStore({ backend, namespace, now, ...deps.memberMemory }),
     schedules: createScheduleStore({ backend, namespace, now, logger }),
     feedback: createFeedbackStore({ backend, namespace, ttlMs, now, logger }),
+    skills: createSkillStore({ backend, namespace, now, logger }),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);

@@ -114,6 +114,8 @@ export const GuildSettingsSchema = z.looseObject({
   }).optional(),
   /** Who may schedule questions (`/settings schedules`): off, moderators or everyone; unset means moderators. */
   schedules: z.enum(['off', 'moderators', 'everyone']).optional(),
+  /** Who may write skills (`/settings skills`): off (no skills run here), moderators or everyone; unset means moderators. */
+  skills: z.enum(['off', 'moderators', 'everyone']).optional(),
   /**
    * Where the bot answers without `/ask`, by place as for `models` (`/settings answers`): `mention` (the
    * default: mentions and replies to the bot), `always` (every new message or forum post), `off`.

@@ -35,6 +35,7 @@ export type { BackendTimeouts } from '../storage/key-value.js';
 export type { BackendKind } from '../storage/registry.js';
 export * from './context/index.js';
 export * from './schedules/index.js';
+export * from './skills/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
 export { createWaitingTurnStore, type UnreadableWaitingTurn, type WaitingTurnEntry, type WaitingTurnRead, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
 export { TAKEN_BACK } from './conversation-store.js';

@@ -34,6 +34,7 @@ import {
   resolveToolAccess,
   safeToolNames,
   scheduleAccess,
+  skillAccess,
   withoutMemoryOff,
   type AllowedTools,
   type AnswerMode,
@@ -45,6 +46,7 @@ import {
   type PolicyTool,
   type RunScope,
   type ScheduleAccess,
+  type SkillAccess,
 } from '../../policy/index.js';
 import type { EffectiveLimits, GuildSettings, GuildSettingsStore, UsageLimits } from '../../state/index.js';
 
@@ -71,6 +73,8 @@ export interface PlaceRules {
   answers(): Promise<AnswerMode>;
   /** Who may own scheduled questions in this server (`/settings schedules`); undefined if that cannot be read. */
   scheduleAccess(): Promise<ScheduleAccess | undefined>;
+  /** Who may write skills in this server (`/settings skills`; `off`: none runs); undefined if that cannot be read. */
+  skillAccess(): Promise<SkillAccess | undefined>;
 }
 
 /** The rules object's reader of a guild's settings (made here, where the reads of a question run). */
@@ -148,6 +152,15 @@ export function createPlaceRules(deps: PlaceRulesDeps): (scope: RunScope) => Pla
           return scheduleAccess(await read(guildId));
         } catch (error) {
           deps.logger.warn({ err: error, guildId }, 'could not read who may schedule questions');
+          return undefined;
+        }
+      },
+      async skillAccess() {
+        if (!guildId) return 'off';
+        try {
+          return skillAccess(await read(guildId));
+        } catch (error) {
+          deps.logger.warn({ err: error, guildId }, 'could not read who may write skills');
           return undefined;
         }
       },

@@ -18,10 +18,11 @@ import {
   type LimitChange,
   type MemoryKind,
   type ScheduleAccess,
+  type SkillAccess,
 } from '../../policy/index.js';
 import type { GuildSettings, UsageLimits } from '../../state/index.js';
 import { describeLimitChange } from '../text/limits-text.js';
-import { ANSWER_WORDS, LEVEL_WORDS, MEMORY_KIND_WORDS, placeLabel, SCHEDULE_WORDS, type SettingPlace } from '../text/settings-text.js';
+import { ANSWER_WORDS, LEVEL_WORDS, MEMORY_KIND_WORDS, placeLabel, SCHEDULE_WORDS, SKILL_WORDS, type SettingPlace } from '../text/settings-text.js';
 import type { Actor, AuditTrail, Written } from './audit-trail.js';
 import { TEXT_CAPS } from '../../agent/text-caps.js';
 
@@ -44,6 +45,8 @@ export interface SettingWrites {
   setMemory(guildId: string, actor: Actor, change: AtPlace<'on', boolean> & { kinds: readonly MemoryKind[] }): Promise<Written>;
   /** Who may own scheduled questions. */
   setScheduleAccess(guildId: string, actor: Actor, who: ScheduleAccess): Promise<Written>;
+  /** Who may write skills (`off`: none runs here). */
+  setSkillAccess(guildId: string, actor: Actor, who: SkillAccess): Promise<Written>;
   /** Usage limits: a number sets one (0 = no limit), `null` goes back to the default; audited as a reset when every value is `null`. */
   setLimits(guildId: string, actor: Actor, change: LimitChange): Promise<Written>;
   /** A role exempt from member limits, or no longer. */
@@ -108,6 +111,10 @@ export function createSettingWrites(trail: AuditTrail, deps: { channelDefaults: 
     setScheduleAccess(guildId, actor, who) {
       const detail = `set who may schedule questions to \`${who}\`: ${SCHEDULE_WORDS[who]}`;
       return trail.change(guildId, actor, { action: 'settings.schedules', detail }, (s) => ({ ...s, schedules: who }));
+    },
+    setSkillAccess(guildId, actor, who) {
+      const detail = `set who may write skills to \`${who}\`: ${SKILL_WORDS[who]}`;
+      return trail.change(guildId, actor, { action: 'settings.skills', detail }, (s) => ({ ...s, skills: who }));
     },
     setLimits(guildId, actor, change) {
       const reset = Object.values(change).every((value) => value === null);

@@ -3,7 +3,7 @@
  * kind of memory and who may schedule questions, and a place as its mention. The same words serve the
  * audit line a change writes (src/discord/rules/) and `/settings show`, so both say the same thing.
  */
-import type { AnswerMode, DisplayLevel, MemoryKind, RuleTarget, ScheduleAccess } from '../../policy/index.js';
+import type { AnswerMode, DisplayLevel, MemoryKind, RuleTarget, ScheduleAccess, SkillAccess } from '../../policy/index.js';
 import { describeTarget } from './rule-text.js';
 
 /** What a channel shows of a run at each display level. */
@@ -18,6 +18,13 @@ export const SCHEDULE_WORDS: Record<ScheduleAccess, string> = {
   off: 'nobody (scheduled questions are off; existing ones pause at their next run)',
   moderators: 'moderators only (members with Manage Server)',
   everyone: 'every member',
+};
+
+/** Who may write skills, for each `/settings skills` choice. */
+export const SKILL_WORDS: Record<SkillAccess, string> = {
+  off: 'nobody (skills are off: none runs, and their commands leave this server until they are on again)',
+  moderators: 'moderators only (members with Manage Server)',
+  everyone: 'every member (each changes their own; moderators change any)',
 };
 
 /** What the bot answers without `/ask`, for each answer mode. */
