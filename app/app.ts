@@ -4,7 +4,9 @@
  * `npm start` runs it as a process; the end-to-end tests start the same thing against the fake Discord
  * and the fake model server, with a few `AppOverrides`.
  */
-import { interactions } from '../commands/index.js';
+import { commands, interactions } from '../commands/index.js';
+import { Events } from 'discord.js';
+import { openAppSkills } from './skills.js';
 import type { Config } from '../src/config.js';
 import { createCore, type CoreOverrides } from '../src/core.js';
 import { startBot, type RunningBot } from '../src/discord/bot.js';
@@ -54,6 +56,8 @@ export interface App {
   scheduled: Promise<TickReport>;
   /** Settles when the runs a crashed predecessor left have been tidied up: how many there were. */
   recovered: Promise<number>;
+  /** Settles when the skill commands of the guilds held at start-up are in line with their skills. */
+  skillsSynced: Promise<void>;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
   stop(): Promise<void>;
 }
@@ -99,6 +103,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     const logChannel = new LogChannelPosts(logger);
     const rules = buildRules(config, { storage, core, knowledge, threads, logChannel, now, logger });
     const audit = auditWriter(rules, logger);
+    const skills = await openAppSkills(config, { storage, rules, builtIns: commands.map((c) => c.data.name), cdnOrigins: overrides.knowledge?.cdnOrigins, logger });
     const turns = buildTurns(config, { core, storage, limiter, rules, queue, runs, threads, audit, metrics, tracer, now, logger }, overrides);
 
     // Scheduled questions: each occurrence claimed once in the shared storage, then run as its owner's turn.
@@ -130,6 +135,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
         },
         serverModels: core.serverModels,
         outside: { refused: () => core.mcp.refused(), blocked: () => core.mcp.blocked(), protection: () => core.mcp.protection() },
+        skills,
       },
       usage: { limiter, defaultLimits: config.governance.limits },
       knowledge: knowledge?.services,
@@ -191,6 +197,9 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     const scheduled = scheduler.start();
     // In the background: the bot answers at once; runs that start meanwhile are journaled after it.
     const recovered = journal.recover(restRecoveryActions(running.client));
+    // In the background too: each guild's skill commands, and those of a guild the bot joins later.
+    const skillsSynced = skills.reconcile(running.client).catch((error) => logger.warn({ err: error }, 'could not check the skill commands at start-up'));
+    running.client.on(Events.GuildCreate, (guild) => void skills.reconcile(running.client, [guild.id]).catch(() => undefined));
     logger.info(
       { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', knowledge: knowledge?.services.base.where ?? 'off', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
       'threadwise is running',
@@ -205,6 +214,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       scheduler,
       scheduled,
       recovered,
+      skillsSynced,
       async stop() {
         scheduler.stop();
         await running.stop();

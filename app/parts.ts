@@ -187,6 +187,7 @@ export function buildTurns(
     queue,
     runs,
     memory: { conversations: storage.conversations, historyTokenBudget: config.storage.historyTokenBudget, tokenCounter: core.tokenCounter },
+    skills: storage.skills,
     pacing: { stepLogIntervalMs: overrides.stepLogIntervalMs ?? PACING.stepLogIntervalMs, answerEditIntervalMs: overrides.answerEditIntervalMs ?? PACING.answerEditIntervalMs },
     attachments: buildAttachments(config, core, overrides.attachmentOrigins),
     approvals: { store: storage.waitingTurns, timeoutMs: config.agent.approvalTimeoutMs, audit },

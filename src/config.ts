@@ -150,6 +150,14 @@ export interface SchedulesConfig {
   graceMinutes: number;
 }
 
+/** Skills (issue 45): a server's own commands; who may write them is per server (`/settings skills`). */
+export interface SkillsConfig {
+  /** SKILLS_DIR: the operator's read-only skills for every server, one folder with a SKILL.md each. Unset: none. */
+  dir?: string;
+  /** SKILLS_MAX_PER_GUILD: skills one server may have, 1 to 500. Default 50. */
+  maxPerGuild: number;
+}
+
 /** Files members attach to questions (issue 11). */
 export interface AttachmentsConfig {
   /** MODEL_VISION: which models take images: all (true), none (false, the default), or those named. */
@@ -235,6 +243,7 @@ export interface Config {
   discord?: DiscordConfig;
   governance: GovernanceConfig;
   schedules: SchedulesConfig;
+  skills: SkillsConfig;
   attachments: AttachmentsConfig;
   ops: OpsConfig;
   /** Read by `npm run eval` only (optional so other callers' configurations need not name it). */
@@ -365,6 +374,8 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
     minIntervalMinutes: read.int('SCHEDULE_MIN_INTERVAL_MINUTES', 15, 1, 1_440),
     graceMinutes: read.int('SCHEDULE_GRACE_MINUTES', 60, 0, 10_080),
   };
+  const skillsDir = read.string('SKILLS_DIR');
+  const skills: SkillsConfig = { ...(skillsDir ? { dir: skillsDir } : {}), maxPerGuild: read.int('SKILLS_MAX_PER_GUILD', 50, 1, 500) };
   const knowledgeUrl = read.string('KNOWLEDGE_URL');
   if (knowledgeUrl !== undefined && supportsOf(knowledgeUrl)?.knowledge !== true) {
     problems.push(`KNOWLEDGE_URL must start with ${schemesText('knowledge')} (${noKnowledgeText()}).`);
@@ -425,7 +436,7 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   const evaluation: EvaluationConfig = { judgeModel };
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, attachments, ops, evaluation, logLevel };
+  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, skills, attachments, ops, evaluation, logLevel };
 }
 
 /** EMBEDDING_*: meaning search's server and model, defaulting to the chat model's server and key. */

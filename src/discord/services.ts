@@ -7,7 +7,8 @@
  *   questions being typed, the answers kept with their votes). Member memory sits here, beside each thread's memory, because it is the same
  *   concern (what the bot remembers, which a turn reads and writes) and `/reset` must clear both together;
  * - `rules`: the rules of each place, the one door to the settings moderators edit (read for display,
- *   changed through named writes that audit themselves), and the tools;
+ *   changed through named writes that audit themselves), the tools, and the server's skills (its own
+ *   commands, written by its moderators: instructions and a narrower tool set);
  * - `usage`: the usage counters and the limits every server starts from;
  * - `knowledge`: the servers' documents (absent when the knowledge base is off);
  * - `schedules`: scheduled questions, their caps, running one by hand, and the scheduler's clock;
@@ -21,11 +22,13 @@ import type { DocumentInput, KnowledgeBase } from '../knowledge/index.js';
 import type { Client } from 'discord.js';
 import type { Logger } from '../logger.js';
 import type { ChannelDefaults, ScheduleCaps } from '../policy/index.js';
-import type { ConversationStore, FeedbackStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
+import type { ConversationStore, FeedbackStore, MemberMemoryStore, OccurrenceMark, Schedule, ScheduleStore, SkillStore, ThreadQueue, UsageLimiter, UsageLimits } from '../state/index.js';
 import type { ThreadIndex } from '../knowledge/thread-index/index.js';
 import type { ScheduledRun } from './schedules/schedule-runner.js';
 import type { ScheduledPlace } from './turn/origin.js';
-import type { AttachmentLoader } from './files/attachment-document.js';
+import type { AttachmentLoader, AttachmentRef } from './files/attachment-document.js';
+import type { SkillCatalog } from './skills/skill-catalog.js';
+import type { SkillCommands } from './skills/skill-commands.js';
 import type { PendingAsks } from './pending-asks.js';
 import type { OneTimeClaims } from './runs/one-time-claims.js';
 import type { RunRegistry } from './runs/run-registry.js';
@@ -78,6 +81,21 @@ export interface RuleServices extends Rules {
   serverModels(): Promise<string[]>;
   /** Tools from MCP servers that are not offered and why, and the protection their processes run under (none configured: absent). */
   outside?: OutsideTools;
+  /** The server's skills (issue 45). */
+  skills: SkillServices;
+}
+
+/** Skills: each server's own (the store, with revisions), the operator's (SKILLS_DIR), and their guild commands. */
+export interface SkillServices {
+  catalog: SkillCatalog;
+  store: SkillStore;
+  commands: SkillCommands;
+  /** The bot's own command names: no skill may take one. */
+  builtIns: ReadonlySet<string>;
+  /** Skills one server may have (SKILLS_MAX_PER_GUILD). */
+  maxPerGuild: number;
+  /** A SKILL.md attached to `/skill import`: its text, from Discord's CDN only, capped. Throws with a sentence for the member. */
+  fromAttachment(attachment: AttachmentRef): Promise<string>;
 }
 
 /** What `/tools` says about MCP servers beyond their tools. */

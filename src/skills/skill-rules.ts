@@ -26,10 +26,10 @@ export interface SkillDraft {
   tools: readonly string[];
 }
 
-/** What the checks compare with: the bot's own command names and the tools it has. */
+/** What the checks compare with: the bot's own command names and the tools it has (absent: tools kept as written). */
 export interface SkillContext {
   builtIns: ReadonlySet<string>;
-  tools: readonly string[];
+  tools?: readonly string[];
 }
 
 /** A draft that passed, with notes for the author (a tool this server does not have, dropped). */
@@ -82,7 +82,7 @@ export function checkSkill(draft: SkillDraft, ctx: SkillContext): CheckedSkill {
   }
   const inputs = parseInputs(draft.inputs.join(','));
   if (!inputs.ok) return inputs;
-  const known = new Set(ctx.tools);
+  const known = new Set(ctx.tools ?? draft.tools);
   const tools = [...new Set(draft.tools)].filter((t) => known.has(t));
   const dropped = [...new Set(draft.tools)].filter((t) => !known.has(t));
   const notes = dropped.length

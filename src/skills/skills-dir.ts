@@ -1,6 +1,7 @@
 /**
  * The operator's skills: SKILLS_DIR holds one folder per skill, each with its SKILL.md, read once at
- * start-up for every server. Read-only from Discord (the files are the operator's; a reply says where a
+ * start-up for every server. Their tools are kept as written (an MCP server's tools may come later);
+ * a run only ever gets those the member may use there. Read-only from Discord (the files are the operator's; a reply says where a
  * skill comes from). Each file passes the checks of any skill; a file that does not stops the start
  * with every problem named, rather than leave a skill silently missing.
  */

@@ -6,7 +6,7 @@ import type { Engine } from '../../agent/engine.js';
 import type { AgentEvent, ChatModel } from '../../agent/types.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeRecord, RunScope } from '../../policy/index.js';
-import type { ConversationStore, FeedbackStore, LimitName, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
+import type { ConversationStore, FeedbackStore, LimitName, SkillStore, ThreadQueue, TokenCounter, WaitingTurnStore } from '../../state/index.js';
 import type { AttachmentReader } from '../files/attachments.js';
 import type { TurnMemory } from '../memory/turn-memory.js';
 import type { Rules } from '../rules/rules.js';
@@ -32,6 +32,8 @@ export interface TurnDeps {
     /** Counts the history's tokens (its cache lasts across turns). */
     tokenCounter: TokenCounter;
   };
+  /** Which skill each skill thread runs (its follow-ups keep it); absent: no skills. */
+  skills?: Pick<SkillStore, 'threadSkill' | 'rememberThread'>;
   /** Memory that outlives a thread (member notes, past-thread search); absent: none. */
   memberMemory?: TurnMemory;
   /**

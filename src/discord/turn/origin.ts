@@ -8,6 +8,7 @@
  */
 import type { ButtonInteraction, ChatInputCommandInteraction, Client, Message, ModalSubmitInteraction, NewsChannel, TextChannel, ThreadChannel } from 'discord.js';
 import type { CallDecision, RunState } from '../../agent/engine.js';
+import type { SkillRun } from '../../skills/skill-run.js';
 import type { AdmitOptions, NewMessage } from '../../state/index.js';
 import type { AskedAbout } from '../pending-asks.js';
 import type { PlaceRef, TurnTarget } from '../posting/target.js';
@@ -48,6 +49,12 @@ export type TurnOrigin = OriginHooks &
   (
     /** `/ask`: in a channel a new thread on its reply, in a thread that thread, in a DM the interaction. */
     | { kind: 'ask'; interaction: ChatInputCommandInteraction; request: TurnRequest }
+    /**
+     * A skill run (its own command `/<name>`, or `/skill run`): placed like `/ask`, its headline and thread
+     * naming the skill; the skill's instructions and tools ride on the turn (its record keeps them).
+     * `note` is a line the reply keeps (the skill has no command of its own here).
+     */
+    | { kind: 'skill'; interaction: ChatInputCommandInteraction; request: TurnRequest; skill: SkillRun; note?: string }
     /** Ask about this message: a new thread on that message (or the thread it is in), privately acknowledged. */
     | { kind: 'ask-about'; interaction: ModalSubmitInteraction; about: AskedAbout; request: TurnRequest }
     /** Continue past the step limit: the same thread, from its memory. */
@@ -86,6 +93,8 @@ export type TurnOrigin = OriginHooks &
         threadName: string;
         /** The first line of the run's thread (runs skipped while the bot was down). */
         note?: string;
+        /** The skill it runs, as its owner (`/schedule add skill:`). */
+        skill?: SkillRun;
       }
     /**
      * A message in a bot thread: it waits while the thread is busy and is answered with every other
@@ -114,6 +123,7 @@ export type TurnOrigin = OriginHooks &
  */
 export const ADMISSION: Readonly<Record<TurnOrigin['kind'], AdmitOptions | undefined>> = {
   ask: undefined,
+  skill: undefined,
   'ask-about': undefined,
   continue: undefined,
   mention: undefined,

@@ -12,7 +12,8 @@
  * 2. place (place.ts): only now does `/ask` open its thread; a resumed turn finds its place again;
  * 3. queue: one turn at a time per thread; a follow-up waits with the others for the thread's next turn
  *    instead (follow-ups.ts), which takes them all;
- * 4. record (record.ts): checked when its time comes (can the bot still post there?), its settings read;
+ * 4. record (record.ts): checked when its time comes (can the bot still post there?), its settings read,
+ *    and the skill it runs (skill-turn.ts: its origin's, or its thread's), whose tools narrow the run's;
  * 5. run (run-turn.ts); a run that stops for an approval waits in storage (waiting-turns.ts), and its
  *    last decision hands it back here as a `resume` origin;
  * 6. reply (reply.ts), once.
@@ -33,6 +34,7 @@ import { placeFor } from './place.js';
 import { checkInput, makeRecord, type CheckedText, type NewTurn, type Placement } from './record.js';
 import { replyFor, slowAdmissionNotice, type ReplyContext } from './reply.js';
 import { runTurn } from './run-turn.js';
+import { skillTools, withSkill } from './skill-turn.js';
 import { createWaitingTurns, type ApprovalDecision, type Deciders, type Pressed } from './waiting-turns.js';
 
 export interface Turns {
@@ -95,7 +97,8 @@ function turnOf(origin: Exclude<TurnOrigin, { kind: 'follow-up' }>): NewTurn {
     return { kind, messages, payer, logFields, settings };
   }
   const { request } = origin;
-  return { kind: origin.kind, messages: [request], payer: request.author.id, logFields: request.logFields };
+  const skill = origin.kind === 'skill' || origin.kind === 'schedule' ? origin.skill : undefined;
+  return { kind: origin.kind, messages: [request], payer: request.author.id, logFields: request.logFields, ...(skill ? { skill } : {}) };
 }
 
 export function createTurns(deps: TurnDeps): Turns {
@@ -146,12 +149,13 @@ export function createTurns(deps: TurnDeps): Turns {
 
   /** The queue reached the turn: its record (checked now), its origin's last word, then the run. */
   async function recordAndRun(job: TurnJob): Promise<TurnOutcome> {
-    const made = await makeRecord(deps, job.turn, job.placed, job.here);
-    if (!made.ok) return made.outcome;
     const { target } = job.placed;
+    const made = await makeRecord(deps, await withSkill(deps, job.turn, target.conversationKey), job.placed, job.here);
+    if (!made.ok) return made.outcome;
     const stopped = await job.hooks?.beforeRun?.(target);
     if (stopped) return stopped;
-    const live = { turn: made.record, target, ticket: job.ticket, ...(job.riders ? { riders: job.riders } : {}), allowedTools: allowedForAll(deps.rules, job.turn.messages.map((m) => m.scope)) };
+    const allowed = skillTools(allowedForAll(deps.rules, job.turn.messages.map((m) => m.scope)), made.record.skill);
+    const live = { turn: made.record, target, ticket: job.ticket, ...(job.riders ? { riders: job.riders } : {}), allowedTools: allowed };
     return runTurn(deps, live, waitingTurns, job.resume);
   }
 

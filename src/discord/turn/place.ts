@@ -2,7 +2,7 @@
  * Where an admitted turn posts, for each origin, decided in this one place and only once the turn is
  * admitted (so a refused `/ask` never opens a thread):
  *
- * - `/ask` in a channel opens a thread on its reply; in a thread it answers there; in a DM (and where no
+ * - `/ask` and a skill's run in a channel open a thread on the reply; in a thread it answers there; in a DM (and where no
  *   thread can be opened) it answers through the interaction, saying why in the reply.
  * - Ask about this message opens a thread on that message (or answers in the thread it is in).
  * - Continue and follow-ups answer in their thread.
@@ -20,7 +20,7 @@ import { cachedMentionNames, displayNameOf, threadName, NO_MENTIONS } from '../m
 import { describeDiscordError, missingFor } from '../posting/permissions.js';
 import { interactionTarget, targetOf, threadTarget, type PlaceRef } from '../posting/target.js';
 import type { TurnOrigin } from './origin.js';
-import { headline } from './reply.js';
+import { headline, SKILL_VERB } from './reply.js';
 import type { CheckedText, Placement } from './record.js';
 
 /** Where the turn posts, or why it cannot post anywhere (the turn is given up, its claim freed). */
@@ -38,7 +38,13 @@ export async function placeFor(origin: TurnOrigin, ctx: PlaceContext): Promise<P
   const text = origin.request.text;
   switch (origin.kind) {
     case 'ask':
-      return placeAsk(origin.interaction, text, ctx, origin.request.logFields);
+      return placeAsk(origin.interaction, text, ctx, origin.request.logFields, headline(nameOf(origin.interaction), text));
+    case 'skill': {
+      // Placed like /ask, announced as the skill it runs; a note (no command of its own) stays under the reply.
+      const head = headline(nameOf(origin.interaction), text, SKILL_VERB);
+      const placed = await placeAsk(origin.interaction, text, ctx, origin.request.logFields, origin.note ? `${head}\n-# ℹ️ ${origin.note}` : head);
+      return origin.note && !('unable' in placed) ? { ...placed, notice: [placed.notice, origin.note].filter(Boolean).join(' ') } : placed;
+    }
     case 'ask-about':
       return placeAskAbout(origin, text, ctx);
     case 'continue':
@@ -107,9 +113,8 @@ function nameOf(interaction: Interaction): string {
   return displayNameOf(interaction.member, interaction.user);
 }
 
-async function placeAsk(interaction: ChatInputCommandInteraction, question: CheckedText, ctx: PlaceContext, logFields: Record<string, string | undefined>): Promise<Placed> {
+async function placeAsk(interaction: ChatInputCommandInteraction, question: CheckedText, ctx: PlaceContext, logFields: Record<string, string | undefined>, head: string): Promise<Placed> {
   const channel = interaction.channel;
-  const head = headline(nameOf(interaction), question);
   // A DM: no thread to open and no memory to keep; the answer comes through the interaction.
   if (!interaction.guildId) {
     await interaction.editReply({ content: head, allowedMentions: NO_MENTIONS });

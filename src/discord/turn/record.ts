@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { cleanText, isBlankQuestion } from '../../agent/clean-text.js';
 import type { Logger } from '../../logger.js';
+import { SkillRunSchema, type SkillRun } from '../../skills/skill-run.js';
 import type { DisplayLevel, RunScope } from '../../policy/index.js';
 import type { Author } from '../../state/index.js';
 import type { AttachmentRef } from '../files/attachments.js';
@@ -73,7 +74,7 @@ export interface TurnSettings {
 }
 
 /** How a turn began: its origin's kind, kept when it resumes after an approval (what its person hears back depends on it). */
-export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'mention' | 'schedule';
+export type TurnKind = 'ask' | 'ask-about' | 'continue' | 'follow-up' | 'mention' | 'schedule' | 'skill';
 
 export interface TurnRecord {
   /** The turn's id: its run's id while it runs, its waiting record's while it waits for a person. */
@@ -89,6 +90,8 @@ export interface TurnRecord {
   /** Log fields for every line about this turn (interaction, guild, thread, user ids). */
   logFields: Record<string, string | undefined>;
   settings: TurnSettings;
+  /** The skill the turn runs (a skill's run, a follow-up in its thread): its instructions and tools. */
+  skill?: SkillRun;
 }
 
 /** Where a turn that has its place posts, as the record keeps it (and the live target beside it). */
@@ -99,7 +102,7 @@ export interface Placement {
 }
 
 /** What a turn answers before its record is made: how it began, the messages, who pays; a resumed turn's settings too. */
-export type NewTurn = Pick<TurnRecord, 'kind' | 'messages' | 'payer' | 'logFields'> & { settings?: TurnSettings };
+export type NewTurn = Pick<TurnRecord, 'kind' | 'messages' | 'payer' | 'logFields' | 'skill'> & { settings?: TurnSettings };
 
 /**
  * The record of a turn whose time has come (its thread's queue reached it): checked when it runs, not
@@ -128,6 +131,7 @@ export async function makeRecord(
     ...(placed.reply ? { reply: placed.reply } : {}),
     logFields: turn.logFields,
     settings: { display: settings.display, maxSteps: settings.maxSteps, model: settings.model, ...(settings.persona ? { persona: settings.persona } : {}) },
+    ...(turn.skill ? { skill: turn.skill } : {}),
   };
   return { ok: true, record };
 }
@@ -153,7 +157,7 @@ export const MessageRefSchema = z.object({ channelId: z.string(), messageId: z.s
 /** A turn record as saved (a turn waiting for approval keeps it), field for field: read back, it is checked whole. */
 export const TurnRecordSchema = z.object({
   id: z.string(),
-  kind: z.enum(['ask', 'ask-about', 'continue', 'follow-up', 'mention', 'schedule']),
+  kind: z.enum(['ask', 'ask-about', 'continue', 'follow-up', 'mention', 'schedule', 'skill']),
   messages: z.array(z.object({
     author: z.object({ id: z.string(), name: z.string() }),
     scope: z.object({ guildId: z.string().nullable(), channelId: z.string(), categoryId: z.string().nullable(), userId: z.string(), roleIds: z.array(z.string()).readonly() }),
@@ -172,6 +176,7 @@ export const TurnRecordSchema = z.object({
   reply: MessageRefSchema.optional(),
   logFields: z.record(z.string(), z.string().optional()),
   settings: z.object({ display: z.enum(['full', 'actions', 'answer']), maxSteps: z.number().int().positive(), model: z.string(), persona: z.string().optional() }),
+  skill: SkillRunSchema.optional(),
 });
 
 // The schema and the type must not drift apart: each must be assignable to the other.

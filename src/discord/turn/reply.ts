@@ -26,6 +26,9 @@ export function headline(name: string, question: string, verb = 'asked'): string
   return fitMessage(`**${escapeDisplayName(name)}** ${verb}: ${q}`);
 }
 
+/** How a skill's run is announced: `**Alice** ran the skill: /incident-summary incident: …`. */
+export const SKILL_VERB = 'ran the skill';
+
 /** What the reply needs of the turn besides its outcome. */
 export interface ReplyContext {
   /** The asker's name and the question as admitted, for the /ask reply's headline. */
@@ -33,12 +36,16 @@ export interface ReplyContext {
   question: string;
   /** A line the /ask reply carried from the start (why it answers here rather than in a thread): kept. */
   notice?: string;
+  /** How the headline announces the turn (`asked` unless said). */
+  verb?: string;
 }
 
 export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: ReplyContext): Promise<void> {
   switch (origin.kind) {
     case 'ask':
       return replyToAsk(origin.interaction, outcome, ctx);
+    case 'skill':
+      return replyToAsk(origin.interaction, outcome, { ...ctx, verb: SKILL_VERB });
     case 'ask-about': {
       // The reply is private already: why nothing was asked replaces it; a later reason follows it.
       const { interaction } = origin;
@@ -73,7 +80,7 @@ export async function replyFor(origin: TurnOrigin, outcome: TurnOutcome, ctx: Re
       const { client, turn } = origin;
       const why = outcome.kind === 'refused' ? `⏹️ I could not go on with this run: ${outcome.message}` : outcome.kind === 'busy' || outcome.kind === 'unable' ? outcome.message : undefined;
       if (why) await placeMessages(client, turn.place).post(why).catch(() => undefined);
-      if (turn.kind === 'ask' && turn.reply) await linkBackLater(client, turn.reply, ctx, outcome);
+      if ((turn.kind === 'ask' || turn.kind === 'skill') && turn.reply) await linkBackLater(client, turn.reply, turn.kind === 'skill' ? { ...ctx, verb: SKILL_VERB } : ctx, outcome);
       return;
     }
   }
@@ -101,10 +108,10 @@ async function replyToAsk(interaction: AskInteraction, outcome: TurnOutcome, ctx
     case 'stopped':
       // Stopped where it could post no more: the reply in the channel says so. A reply inside that
       // thread is left alone: nothing more goes into a closed thread.
-      if (!inThread) await edit(fitMessage(`${headline(ctx.name, ctx.question)}\n-# ⏹️ ${outcome.message}`));
+      if (!inThread) await edit(fitMessage(`${headline(ctx.name, ctx.question, ctx.verb)}\n-# ⏹️ ${outcome.message}`));
       return;
     case 'waiting':
-      if (!inThread) await edit(withNotice(fitMessage(`${headline(ctx.name, ctx.question)}\n-# 🔐 ${outcome.message}`), ctx.notice));
+      if (!inThread) await edit(withNotice(fitMessage(`${headline(ctx.name, ctx.question, ctx.verb)}\n-# 🔐 ${outcome.message}`), ctx.notice));
       return;
     case 'answered':
       return edit(linkBack(ctx, outcome.answer, { url: outcome.answerMessage.url }));
@@ -131,7 +138,7 @@ async function linkBackLater(client: Client, reply: MessageRef, ctx: ReplyContex
  * so the answer is not lost. A notice the reply had (no thread could be opened) stays under it.
  */
 function linkBack(ctx: ReplyContext, answer: string, where: { url: string } | { failure: string }): string {
-  const head = headline(ctx.name, ctx.question);
+  const head = headline(ctx.name, ctx.question, ctx.verb);
   const link = 'url' in where ? `\n-# Full answer and steps: ${where.url}` : `\n-# ⚠️ ${where.failure}`;
   const notice = ctx.notice ? `\n-# ⚠️ ${ctx.notice}` : '';
   const room = 2000 - head.length - link.length - notice.length - 4;
@@ -146,9 +153,9 @@ function withNotice(text: string, notice?: string): string {
 /** After this long without an answer from storage, the /ask reply says why nothing has happened yet. */
 const SLOW_ADMISSION_MS = 2_000;
 
-/** Until `stop()`, an /ask reply says after a while that storage is slow (the turn's place replaces it). */
+/** Until `stop()`, an /ask (or skill) reply says after a while that storage is slow (the turn's place replaces it). */
 export function slowAdmissionNotice(origin: TurnOrigin): { stop(): void } {
-  if (origin.kind !== 'ask') return { stop: () => undefined };
+  if (origin.kind !== 'ask' && origin.kind !== 'skill') return { stop: () => undefined };
   const timer = setTimeout(() => {
     void origin.interaction.editReply({ content: '-# ⏳ Checking your usage limits is taking longer than usual (my storage is slow to answer). I start as soon as it does.', allowedMentions: NO_MENTIONS }).catch(() => undefined);
   }, SLOW_ADMISSION_MS);

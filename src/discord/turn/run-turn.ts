@@ -75,7 +75,7 @@ async function runUntraced(deps: TurnDeps, live: LiveTurn, parking: Parking, res
     allowedTools: async () => (offered = await live.allowedTools()),
     maxSteps: turn.settings.maxSteps,
     model: deps.modelFor(turn.settings.model),
-    instructions: memoryBlock ? `${instructionsFor(turn.settings.persona)}\n\n${memoryBlock}` : instructionsFor(turn.settings.persona),
+    instructions: memoryBlock ? `${instructionsFor(turn.settings.persona, turn.skill)}\n\n${memoryBlock}` : instructionsFor(turn.settings.persona, turn.skill),
     signal: run.controller.signal,
     collection: scope.guildId ?? undefined,
     // Passages said in a channel reach the run only when everyone it answers can view that channel.
