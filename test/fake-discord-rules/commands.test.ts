@@ -141,3 +141,50 @@ describe('registering commands by the naming rules', () => {
     expect(upper).toBeInstanceOf(DiscordAPIError);
   });
 });
+
+describe("the limits on registering commands (application-commands.mdx, Registering a Command)", () => {
+  it('a guild holds 100 chat-input commands: the 101st create is 30032, an overwrite past 100 too, and a message command still fits', async () => {
+    rig = await startRig();
+    const { client, fake } = rig;
+    const route = Routes.applicationGuildCommands(client.application.id, fake.defaults.guildId);
+    for (let i = 0; i < 100; i++) await client.rest.post(route, { body: slash(`c${i}`) });
+    const refused = await rejection(client.rest.post(route, { body: slash('c100') }));
+    expect([refused.status, refused.code, refused.message]).toEqual([400, 30032, 'Maximum number of application commands reached (100)']);
+    // An upsert of one it has is no new command; a message command counts apart.
+    await client.rest.post(route, { body: { ...slash('c5'), description: 'Changed' } });
+    await client.rest.post(route, { body: { name: 'Look', type: 3 } });
+    const bulk = await rejection(client.rest.put(route, { body: Array.from({ length: 101 }, (_, i) => slash(`d${i}`)) }));
+    expect(bulk.code).toBe(30032);
+    expect(fake.commandsIn(fake.defaults.guildId).filter((c) => c.type === 1)).toHaveLength(100);
+    expect(fake.commandsIn(fake.defaults.guildId).find((c) => c.name === 'c5')?.description).toBe('Changed');
+  });
+
+  it('one command is at most 8,000 characters, its options, choices and localisations counted: past it, APPLICATION_COMMAND_TOO_LARGE', async () => {
+    rig = await startRig();
+    const { client, fake } = rig;
+    const route = Routes.applicationGuildCommands(client.application.id, fake.defaults.guildId);
+    const option = (i: number, description: string) => ({ type: 3, name: `o${i}`, description, name_localizations: { fr: `fr${i}` } });
+    // 4 + 100 + 25 × (2 + 100 + 3) = 2,729 characters: well within.
+    await client.rest.post(route, { body: slash('fits', Array.from({ length: 25 }, (_, i) => option(i, 'd'.repeat(100)))) });
+    const sub = (i: number) => ({ type: 1, name: `s${i}`, description: 'x'.repeat(100), options: Array.from({ length: 3 }, (_, j) => option(j, 'y'.repeat(100))) });
+    // 25 subcommands × (2 + 100 + 3 × (2 + 100 + 3)) = 10,425 characters.
+    const error = await rejection(client.rest.post(route, { body: slash('huge', Array.from({ length: 25 }, (_, i) => sub(i))) }));
+    expect(error.code).toBe(50035);
+    expect(JSON.stringify(error.rawError)).toContain('"code":"APPLICATION_COMMAND_TOO_LARGE","message":"Command exceeds maximum size (8000)"');
+    expect(fake.commandsIn(fake.defaults.guildId).map((c) => c.name)).toEqual(['fits']);
+  });
+
+  it('PATCH edits a command in place (its id kept); a command is reached only through its own scope', async () => {
+    rig = await startRig();
+    const { client, fake } = rig;
+    const app = client.application.id;
+    const other = fake.addGuild({ name: 'Other' });
+    const made = (await client.rest.post(Routes.applicationGuildCommands(app, fake.defaults.guildId), { body: slash('edit-me') })) as { id: string };
+    const edited = (await client.rest.patch(Routes.applicationGuildCommand(app, fake.defaults.guildId, made.id), { body: { description: 'New words' } })) as { id: string; description: string };
+    expect([edited.id, edited.description]).toEqual([made.id, 'New words']);
+    expect((await rejection(client.rest.delete(Routes.applicationGuildCommand(app, other.id, made.id)))).code).toBe(10063);
+    expect((await rejection(client.rest.delete(Routes.applicationCommand(app, made.id)))).code).toBe(10063);
+    await client.rest.delete(Routes.applicationGuildCommand(app, fake.defaults.guildId, made.id));
+    expect(fake.commandsIn(fake.defaults.guildId)).toEqual([]);
+  });
+});

@@ -35,6 +35,7 @@ export const errors = {
   unknownWebhook: () => new ApiError(404, 10015, 'Unknown Webhook'),
   unknownInteraction: () => new ApiError(404, 10062, 'Unknown interaction'),
   unknownCommand: () => new ApiError(404, 10063, 'Unknown application command'),
+  maxCommands: (max: number) => new ApiError(400, 30032, `Maximum number of application commands reached (${max})`),
   requestTooLarge: () => new ApiError(413, 40005, 'Request entity too large'),
   alreadyAcknowledged: () => new ApiError(400, 40060, 'Interaction has already been acknowledged.'),
   missingAccess: () => new ApiError(403, 50001, 'Missing Access'),

@@ -1,9 +1,14 @@
 /**
  * Registering application commands: what Discord accepts (docs/interactions/application-commands.mdx,
  * "Application Command Naming" and "Application Command Option Structure") and how a registration is
- * stored (ids kept by name + type across overwrites, like Discord's upsert).
+ * stored (ids kept by name + type across overwrites, like Discord's upsert). Its limits too
+ * ("Registering a Command"): 100 CHAT_INPUT, 15 USER and 15 MESSAGE commands per scope (globally, and
+ * in each guild), the next refused `400 30032 Maximum number of application commands reached`, a bulk
+ * overwrite past them likewise; and one command's combined name, description and value characters
+ * (its options, choices and localisations included) at most 8,000, else `50035` with
+ * `APPLICATION_COMMAND_TOO_LARGE: Command exceeds maximum size (8000)`.
  */
-import { FormErrors } from './api-error.js';
+import { errors, FormErrors } from './api-error.js';
 import type { FakeCore } from './core.js';
 import type { FakeCommand } from './records.js';
 import { charLength } from './validation.js';
@@ -16,6 +21,28 @@ export const OptionType = {
   Subcommand: 1, SubcommandGroup: 2, String: 3, Integer: 4, Boolean: 5, User: 6, Channel: 7, Role: 8,
   Mentionable: 9, Number: 10, Attachment: 11,
 } as const;
+
+/** Commands of each type one scope (global, or a guild) may hold. */
+export const COMMAND_LIMITS: Readonly<Record<number, number>> = { 1: 100, 2: 15, 3: 15 };
+/** The most characters one command may have, counted as below. */
+export const COMMAND_MAX_SIZE = 8_000;
+
+/** Characters Discord counts: names, descriptions, choice names and values, and their localisations, through the tree. */
+export function commandCharacters(c: Json): number {
+  const len = (v: unknown) => (typeof v === 'string' ? charLength(v) : typeof v === 'number' ? String(v).length : 0);
+  const locales = (v: unknown) => (v && typeof v === 'object' ? Object.values(v as Json).reduce<number>((n, s) => n + len(s), 0) : 0);
+  let n = len(c.name) + len(c.description) + locales(c.name_localizations) + locales(c.description_localizations);
+  for (const choice of Array.isArray(c.choices) ? (c.choices as Json[]) : []) n += len(choice.name) + len(choice.value) + locales(choice.name_localizations);
+  for (const option of Array.isArray(c.options) ? (c.options as Json[]) : []) n += commandCharacters(option);
+  return n;
+}
+
+/** 30032 when `commands` hold more of a type than a scope may. */
+export function checkCommandCount(commands: ReadonlyArray<{ type: number }>): void {
+  for (const [type, max] of Object.entries(COMMAND_LIMITS)) {
+    if (commands.filter((c) => c.type === Number(type)).length > max) throw errors.maxCommands(max);
+  }
+}
 
 /** CHAT_INPUT command and option names; letters with a lowercase variant must be lowercase. */
 const CHAT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
@@ -53,6 +80,7 @@ export function validateCommand(c: Json, errs: FormErrors, path: Path): void {
     errs.add([...path, 'options'], 'APPLICATION_COMMAND_OPTIONS_TYPE_INVALID', 'Only CHAT_INPUT commands can have options.');
   }
   validateOptions(options, errs, [...path, 'options'], 0);
+  if (commandCharacters(c) > COMMAND_MAX_SIZE) errs.add(path, 'APPLICATION_COMMAND_TOO_LARGE', `Command exceeds maximum size (${COMMAND_MAX_SIZE})`);
 }
 
 /** depth 0: the command's options; 1: a subcommand group's or subcommand's; 2: a grouped subcommand's. */
@@ -118,6 +146,7 @@ export function overwriteCommands(core: FakeCore, guildId: string | null, body: 
   const errs = new FormErrors();
   body.forEach((raw, i) => validateCommand(raw, errs, [i]));
   errs.throwIfAny();
+  checkCommandCount(body.map((raw) => ({ type: typeof raw.type === 'number' ? raw.type : 1 })));
   const previous = [...core.commands.values()].filter((c) => c.guildId === guildId);
   for (const c of previous) core.commands.delete(c.id);
   return body.map((raw) => {

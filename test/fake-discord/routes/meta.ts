@@ -5,7 +5,7 @@
 import { errors, FormErrors } from '../api-error.js';
 import type { FakeCore } from '../core.js';
 import { json, noContent, type RouteDef } from '../http.js';
-import { commandJSON, overwriteCommands, toCommand, validateCommand } from '../command-schema.js';
+import { checkCommandCount, commandJSON, overwriteCommands, toCommand, validateCommand } from '../command-schema.js';
 import { channelJSON, guildCreateJSON, memberJSON, roleJSON, userJSON } from '../serialize.js';
 
 type Json = Record<string, unknown>;
@@ -104,7 +104,8 @@ function commandRoutes(core: FakeCore, app: (id: string) => void, guildId: (id: 
     if (!Array.isArray(body)) throw errors.invalidJson();
     return overwriteCommands(core, gid, body as Json[]).map(commandJSON);
   };
-  // POST is an upsert: a command with the same name and type is replaced (application-commands.mdx).
+  // POST is an upsert: a command with the same name and type is replaced (application-commands.mdx);
+  // a new one past the scope's limit is refused with 30032.
   const create = (gid: string | null, body: Json) => {
     const errs = new FormErrors();
     validateCommand(body, errs, []);
@@ -112,11 +113,34 @@ function commandRoutes(core: FakeCore, app: (id: string) => void, guildId: (id: 
     const previous = list(gid);
     const c = toCommand(core, body, gid, previous);
     const existed = core.commands.has(c.id);
+    if (!existed) checkCommandCount([...previous, c]);
     core.commands.set(c.id, c);
     return json(commandJSON(c), existed ? 200 : 201);
   };
-  const remove = (id: string) => {
-    if (!core.commands.delete(id)) throw errors.unknownCommand();
+  /** A command of this scope (a guild's commands are not reached through another guild's routes). */
+  const find = (gid: string | null, id: string) => {
+    const c = core.commands.get(id);
+    if (!c || c.guildId !== gid) throw errors.unknownCommand();
+    return c;
+  };
+  // PATCH edits what it names, the rest kept; a new name must not be another command's.
+  const edit = (gid: string | null, id: string, body: Json) => {
+    const old = find(gid, id);
+    const raw: Json = { ...old.raw, ...body, type: old.type };
+    const errs = new FormErrors();
+    validateCommand(raw, errs, []);
+    errs.throwIfAny();
+    if (list(gid).some((c) => c.id !== id && c.name === raw.name && c.type === old.type)) {
+      const clash = new FormErrors();
+      clash.add(['name'], 'APPLICATION_COMMAND_ALREADY_EXISTS', 'A command with this name already exists');
+      throw clash.error();
+    }
+    const c = { ...old, name: String(raw.name), description: old.type === 1 && typeof raw.description === 'string' ? raw.description : '', raw };
+    core.commands.set(id, c);
+    return json(commandJSON(c));
+  };
+  const remove = (gid: string | null, id: string) => {
+    core.commands.delete(find(gid, id).id);
     return noContent();
   };
   const g = '/applications/:applicationId/guilds/:guildId/commands';
@@ -124,10 +148,13 @@ function commandRoutes(core: FakeCore, app: (id: string) => void, guildId: (id: 
     { method: 'PUT', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params, body }) => (app(params.applicationId!), json(overwrite(null, body))) },
     { method: 'GET', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(null).map(commandJSON))) },
     { method: 'POST', pattern: '/applications/:applicationId/commands', auth: true, handle: ({ params, body }) => (app(params.applicationId!), create(null, body)) },
-    { method: 'DELETE', pattern: '/applications/:applicationId/commands/:commandId', auth: true, handle: ({ params }) => (app(params.applicationId!), remove(params.commandId!)) },
+    { method: 'DELETE', pattern: '/applications/:applicationId/commands/:commandId', auth: true, handle: ({ params }) => (app(params.applicationId!), remove(null, params.commandId!)) },
+    { method: 'PATCH', pattern: '/applications/:applicationId/commands/:commandId', auth: true, handle: ({ params, body }) => (app(params.applicationId!), edit(null, params.commandId!, body as Json)) },
     { method: 'PUT', pattern: g, auth: true, handle: ({ params, body }) => (app(params.applicationId!), json(overwrite(guildId(params.guildId!), body))) },
     { method: 'GET', pattern: g, auth: true, handle: ({ params }) => (app(params.applicationId!), json(list(guildId(params.guildId!)).map(commandJSON))) },
     { method: 'POST', pattern: g, auth: true, handle: ({ params, body }) => (app(params.applicationId!), create(guildId(params.guildId!), body)) },
-    { method: 'DELETE', pattern: `${g}/:commandId`, auth: true, handle: ({ params }) => (app(params.applicationId!), remove(params.commandId!)) },
+    { method: 'DELETE', pattern: `${g}/:commandId`, auth: true, handle: ({ params }) => (app(params.applicationId!), remove(guildId(params.guildId!), params.commandId!)) },
+    { method: 'PATCH', pattern: `${g}/:commandId`, auth: true, handle: ({ params, body }) => (app(params.applicationId!), edit(guildId(params.guildId!), params.commandId!, body as Json)) },
+    { method: 'GET', pattern: `${g}/:commandId`, auth: true, handle: ({ params }) => (app(params.applicationId!), json(commandJSON(find(guildId(params.guildId!), params.commandId!)))) },
   ];
 }
