@@ -110,7 +110,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     const scheduleClaims = await storage.openScheduleClaims();
     const clock = overrides.schedulerClock ?? systemClock;
     const scheduleRunner = createScheduleRunner({
-      turns, rules, schedules: storage.schedules, conversations: storage.conversations, audit,
+      turns, rules, skills: skills.catalog, schedules: storage.schedules, conversations: storage.conversations, audit,
       graceMinutes: config.schedules.graceMinutes, logger, now: () => clock.now(),
     });
     // A schedule changed by a command: the scheduler (made once the bot is connected) looks again at once.

@@ -2,7 +2,7 @@
  * Every command (slash and context menu), and every interaction the bot answers, in explicit lists (the
  * compiler checks them; no folder scanning). `commands` is what Discord registers; `interactions` is
  * what the bot routes: the commands (with the buttons and modals each puts up), then the buttons the
- * bot puts under its runs.
+ * bot puts under its runs, then the route of each guild's own commands (its skills).
  */
 import { approvalButtons } from '../src/discord/buttons/approval.js';
 import type { AnyCommand } from '../src/discord/command.js';
@@ -22,9 +22,12 @@ import { addToKnowledgeBase } from './kb-message.js';
 import { reset } from './reset.js';
 import { schedule } from './schedule.js';
 import { settings } from './settings.js';
+import { skill } from './skill.js';
+import { skillCommandRoute } from './skill-run.js';
 import { tools } from './tools.js';
 import { usage } from './usage.js';
 
-export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, feedback, kb, schedule, askAbout, addToKnowledgeBase];
+export const commands: readonly AnyCommand[] = [ask, reset, help, usage, memory, tools, settings, exportCommand, feedback, kb, schedule, skill, askAbout, addToKnowledgeBase];
 
-export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton, voteButtons, voteReasonModal];
+// Last, the one route of a guild's own commands (its skills), whose names no list can hold.
+export const interactions: readonly InteractionEntry[] = [...commands, stopButton, continueButton, approvalButtons, memoryForgetButton, voteButtons, voteReasonModal, skillCommandRoute];

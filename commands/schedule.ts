@@ -1,6 +1,6 @@
 /**
- * /schedule — questions the bot asks for a member on a schedule: `add` (the question, `when` in plain
- * words or cron, the channel, a new thread per run or one for all), `list`, `pause`, `resume`, `remove`
+ * /schedule — questions the bot asks for a member on a schedule: `add` (the question, or a skill and its
+ * inputs; `when` in plain words or cron, the channel, a new thread per run or one for all), `list`, `pause`, `resume`, `remove`
  * and `run` (now). Who may own schedules is the server's choice (`/settings schedules`, moderators by
  * default), checked here and again before every run; a member acts on their own schedules, a moderator
  * on anyone's. Every change is audited. Replies are private.
@@ -13,6 +13,7 @@ import { WHEN_MAX_CHARS } from '../src/schedules/index.js';
 import { describeError } from '../src/errors.js';
 import { OptionProblem } from './command-options.js';
 import { completeSchedule, completeWhen } from './schedule-autocomplete.js';
+import { completeSkill } from './skill-autocomplete.js';
 import { addSchedule } from './schedule-add.js';
 import { listSchedules, pauseSchedule, removeSchedule, resumeSchedule, runSchedule } from './schedule-subcommands.js';
 
@@ -25,15 +26,17 @@ export const schedule: Command = {
     .setDescription('Questions I ask for you on a schedule, each run in its own thread.')
     .setContexts(InteractionContextType.Guild)
     .addSubcommand((s) =>
-      s.setName('add').setDescription('Schedule a question')
-        .addStringOption((o) => o.setName('question').setDescription('What to ask each time').setRequired(true).setMaxLength(4000))
+      s.setName('add').setDescription('Schedule a question (or a skill)')
         .addStringOption((o) => o.setName('when').setDescription('e.g. "every weekday at 09:00 Europe/Paris", "every 2 hours", or cron "0 9 * * 1-5 UTC"')
           .setRequired(true).setMaxLength(WHEN_MAX_CHARS).setAutocomplete(true))
+        .addStringOption((o) => o.setName('question').setDescription('What to ask each time (not with a skill)').setMaxLength(4000))
         .addChannelOption((o) => o.setName('channel').setDescription('Where the runs post (default: here)').addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))
         .addStringOption((o) => o.setName('thread').setDescription('A new thread per run (default), or one thread for all runs').addChoices(
           { name: 'new: a thread per run, named with its date', value: 'new' },
           { name: 'same: one thread for all runs', value: 'same' },
-        )))
+        ))
+        .addStringOption((o) => o.setName('skill').setDescription('A skill to run instead of a question').setAutocomplete(true).setMaxLength(32))
+        .addStringOption((o) => o.setName('inputs').setDescription('The skill\'s inputs, separated by " | "').setMaxLength(3500)))
     .addSubcommand((s) => s.setName('list').setDescription("This server's scheduled questions, and why any is paused"))
     .addSubcommand((s) => s.setName('pause').setDescription('Pause a schedule').addStringOption(scheduleOption)
       .addStringOption((o) => o.setName('reason').setDescription('Why (shown in /schedule list)').setMaxLength(200)))
@@ -69,6 +72,7 @@ export const schedule: Command = {
     const focused = interaction.options.getFocused(true);
     if (focused.name === 'when') await completeWhen(interaction, services, focused.value);
     else if (focused.name === 'schedule') await completeSchedule(interaction, services, focused.value);
+    else if (focused.name === 'skill') await completeSkill(interaction, services);
     else await interaction.respond([]);
   },
 };

@@ -12,8 +12,8 @@ import { ruleChannel, NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
-import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, type DisplayLevel, type ScheduleAccess } from '../src/policy/index.js';
-import { LEVEL_WORDS, SCHEDULE_WORDS, type SettingPlace } from '../src/discord/text/settings-text.js';
+import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, SKILL_ACCESS, skillAccess, type DisplayLevel, type ScheduleAccess, type SkillAccess } from '../src/policy/index.js';
+import { LEVEL_WORDS, SCHEDULE_WORDS, SKILL_WORDS, type SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
 import { completeModel, modelSubcommand, personaSubcommand, setModel, setPersona } from './settings-assistant.js';
@@ -54,6 +54,17 @@ async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): P
   return saved ? `✅ Done: ${saved.detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
 }
 
+async function setSkills(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
+  const who = interaction.options.getString('who', true);
+  if (!SKILL_ACCESS.includes(who as SkillAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`);
+  const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setSkillAccess(interaction.guildId, actor, who as SkillAccess));
+  if (!saved) return '';
+  // Off takes the skills' commands out of the server (kept, for when they are on again); on brings them back.
+  const synced = await ctx.rules.skills.commands.sync(interaction.client, interaction.guildId);
+  const note = synced.error ? `\n-# ⚠️ ${synced.error} The skills' commands follow at the next change.` : '';
+  return `✅ Done: ${saved.detail}.${note}${saved.logNote}`;
+}
+
 const SOURCE_WORDS = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: "the bot's default" } as const;
 
 async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
@@ -70,6 +81,7 @@ async function show(interaction: GuildCommand, ctx: SettingsServices): Promise<s
     memoryLine(stored, { ...here, guildId: interaction.guildId }),
     answersLine(stored, { ...here, guildId: interaction.guildId }),
     `• Scheduled questions: ${SCHEDULE_WORDS[scheduleAccess(stored)]} may have them (\`/settings schedules\`).`,
+    `• Skills: ${SKILL_WORDS[skillAccess(stored)]} may write them (\`/settings skills\`).`,
   ].join('\n');
 }
 
@@ -103,6 +115,13 @@ export const settings: Command = {
           { name: 'moderators: members with Manage Server (default)', value: 'moderators' },
           { name: 'everyone: every member', value: 'everyone' },
         )))
+    .addSubcommand((s) =>
+      s.setName('skills').setDescription('Who may write skills (/skill) on this server')
+        .addStringOption((o) => o.setName('who').setDescription('off, moderators (the default) or everyone').setRequired(true).addChoices(
+          { name: 'off: no skills here', value: 'off' },
+          { name: 'moderators: Manage Server (default)', value: 'moderators' },
+          { name: 'everyone: each their own', value: 'everyone' },
+        )))
     .addSubcommand((s) => s.setName('show').setDescription('The settings in this channel'))
     .addSubcommandGroup(limitsGroup),
 
@@ -121,6 +140,7 @@ export const settings: Command = {
       else if (sub === 'memory') content = await setMemory(interaction, ctx);
       else if (sub === 'memory-erase') content = await eraseMemory(interaction, ctx);
       else if (sub === 'schedules') content = await setSchedules(interaction, ctx);
+      else if (sub === 'skills') content = await setSkills(interaction, ctx);
       else content = await show(interaction, ctx);
     } catch (error) {
       if (!(error instanceof OptionProblem)) ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId }, '/settings failed');

@@ -90,7 +90,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
 
   async function route(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand()) {
-      const command = registry.slash(interaction.commandName);
+      const command = registry.slash(interaction.commandName) ?? registry.guildCommand(interaction);
       return command ? command.execute(interaction, services) : notKnown(interaction, 'command');
     }
     if (interaction.isMessageContextMenuCommand()) {
@@ -98,7 +98,7 @@ export async function startBot(services: BotServices, options: BotOptions): Prom
       return command ? command.execute(interaction, services) : notKnown(interaction, 'command');
     }
     if (interaction.isAutocomplete()) {
-      const command = registry.slash(interaction.commandName);
+      const command = registry.slash(interaction.commandName) ?? registry.guildCommand(interaction);
       // No suggestions rather than Discord's "loading options failed" for a command no longer here.
       return command?.autocomplete ? command.autocomplete(interaction, services) : interaction.respond([]);
     }

@@ -19,10 +19,14 @@ import { runOccurrence } from './run-occurrence.js';
 import { cachedMentionNames } from '../members.js';
 import { runHeadline, runThreadName } from '../text/schedule-text.js';
 import type { DueOccurrence } from './scheduler.js';
+import type { SkillCatalog } from '../skills/skill-catalog.js';
+import { scheduledSkill } from './scheduled-skill.js';
 
 export interface RunnerDeps {
   turns: Pick<Turns, 'start' | 'checkInput'>;
   rules: Pick<Rules, 'at'>;
+  /** The skills a schedule may run (`/schedule add skill:`). */
+  skills?: Pick<SkillCatalog, 'find'>;
   schedules: Pick<ScheduleStore, 'update'>;
   conversations: Pick<ConversationStore, 'setStarter'>;
   /** Where automatic pauses are audited. */
@@ -53,7 +57,9 @@ export function createScheduleRunner(deps: RunnerDeps): ScheduleRunner {
     async run(client, request, placed) {
       const { schedule } = request;
       const logFields = { guildId: schedule.guildId, schedule: schedule.id, channelId: schedule.channelId, userId: schedule.ownerId };
-      const checked = await preRunChecks(client, schedule, deps.rules);
+      const pre = await preRunChecks(client, schedule, deps.rules);
+      const skill = pre.ok ? await scheduledSkill(deps, schedule, pre) : undefined;
+      const checked = pre.ok && skill && !skill.ok ? { ...skill, tell: 'channel' as const, channel: pre.channel } : pre;
       if (!checked.ok) {
         if (checked.transient) {
           deps.logger.warn({ ...logFields, reason: checked.reason }, 'a scheduled run was not made (no model call); the schedule stays active');
@@ -77,6 +83,7 @@ export function createScheduleRunner(deps: RunnerDeps): ScheduleRunner {
         threadName: runThreadName(schedule, atMs, cachedMentionNames(checked.channel.guild)),
         ...(note ? { note } : {}),
         ...(manual ? {} : { begin: request.begin }),
+        ...(skill?.ok && skill.run ? { skill: skill.run } : {}),
         placed: async (where) => {
           // A schedule with one thread for all runs keeps the thread its first run opened.
           if ('threadId' in where && schedule.thread === 'same' && !checked.thread) {

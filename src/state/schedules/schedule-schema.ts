@@ -39,6 +39,8 @@ export const ScheduleSchema = z.looseObject({
   /** Since when occurrences count: its creation, or its last resume (a paused schedule's missed runs are not "skipped"). */
   activeSince: z.number(),
   paused: PauseSchema.optional(),
+  /** The skill it runs instead of a question (`/schedule add skill: inputs:`); `question` then reads as its run. */
+  skill: z.looseObject({ name: z.string(), inputs: z.array(z.string()) }).optional(),
 });
 
 /** A guild's schedules record. */
