@@ -50,8 +50,13 @@ describe('import direction', () => {
     expect(violations('src/schedules', (t) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/schedules')))).toEqual([]);
   });
 
+  it('the vocabulary of skills (src/skills/) is the skills\' own: no discord.js, no store, only its own files and the text cleaner', () => {
+    const allowed = (t: string) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/skills') || t === 'src/agent/clean-text.ts');
+    expect(violations('src/skills', allowed)).toEqual([]);
+  });
+
   it('storage, the model client, the tools and the MCP client never reach up into Discord or the commands', () => {
-    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp', 'src/schedules', 'src/workers']) {
+    for (const dir of ['src/state', 'src/storage', 'src/knowledge', 'src/net', 'src/llm', 'tools', 'src/ops', 'src/mcp', 'src/schedules', 'src/skills', 'src/workers']) {
       expect(violations(dir, (t) => t !== 'discord.js' && !inside(t, 'src/discord', 'commands', 'app', 'src/policy'))).toEqual([]);
     }
   });
@@ -103,7 +108,7 @@ describe('the layers of the project', () => {
 
 describe('the Discord layer by concern', () => {
   /** The folders of src/discord/, from the top: a folder imports only folders below it (and the root's plain helpers). */
-  const LAYERS = [['messages', 'buttons', 'schedules'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text', 'memory']];
+  const LAYERS = [['messages', 'buttons', 'schedules'], ['turn'], ['posting', 'rules', 'files', 'runs', 'text', 'memory', 'skills']];
   /** The root's routing and wiring: imported by nothing below the root. */
   const ROUTING = ['src/discord/bot.ts', 'src/discord/services.ts', 'src/discord/interactions.ts', 'src/discord/command.ts'];
   const folderOf = (file: string) => /^src\/discord\/([^/]+)\//.exec(file)?.[1];
