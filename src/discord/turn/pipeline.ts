@@ -34,7 +34,7 @@ import { placeFor } from './place.js';
 import { checkInput, makeRecord, type CheckedText, type NewTurn, type Placement } from './record.js';
 import { replyFor, slowAdmissionNotice, type ReplyContext } from './reply.js';
 import { runTurn } from './run-turn.js';
-import { skillTools, withSkill } from './skill-turn.js';
+import { KEEPS_THREAD_SKILL, skillTools, withSkill } from './skill-turn.js';
 import { createWaitingTurns, type ApprovalDecision, type Deciders, type Pressed } from './waiting-turns.js';
 
 export interface Turns {
@@ -93,8 +93,8 @@ interface TurnJob {
 /** What a turn of its own answers: its origin's message, or, resumed, the turn as it stopped (its kind and settings kept). */
 function turnOf(origin: Exclude<TurnOrigin, { kind: 'follow-up' }>): NewTurn {
   if (origin.kind === 'resume') {
-    const { kind, messages, payer, logFields, settings } = origin.turn;
-    return { kind, messages, payer, logFields, settings };
+    const { kind, messages, payer, logFields, settings, skill } = origin.turn;
+    return { kind, messages, payer, logFields, settings, ...(skill ? { skill } : {}) };
   }
   const { request } = origin;
   const skill = origin.kind === 'skill' || origin.kind === 'schedule' ? origin.skill : undefined;
@@ -150,11 +150,13 @@ export function createTurns(deps: TurnDeps): Turns {
   /** The queue reached the turn: its record (checked now), its origin's last word, then the run. */
   async function recordAndRun(job: TurnJob): Promise<TurnOutcome> {
     const { target } = job.placed;
-    const made = await makeRecord(deps, await withSkill(deps, job.turn, target.conversationKey), job.placed, job.here);
+    const skilled = job.turn.skill || KEEPS_THREAD_SKILL.has(job.turn.kind) ? await withSkill(deps, job.turn, target.conversationKey) : job.turn;
+    const made = await makeRecord(deps, skilled, job.placed, job.here);
     if (!made.ok) return made.outcome;
     const stopped = await job.hooks?.beforeRun?.(target);
     if (stopped) return stopped;
-    const allowed = skillTools(allowedForAll(deps.rules, job.turn.messages.map((m) => m.scope)), made.record.skill);
+    const members = allowedForAll(deps.rules, job.turn.messages.map((m) => m.scope));
+    const allowed = made.record.skill ? skillTools(members, made.record.skill) : members;
     const live = { turn: made.record, target, ticket: job.ticket, ...(job.riders ? { riders: job.riders } : {}), allowedTools: allowed };
     return runTurn(deps, live, waitingTurns, job.resume);
   }

@@ -1,13 +1,16 @@
 /**
  * A turn that runs a skill: the skill comes with its origin (a skill's run, a scheduled one), or from its
- * thread (a follow-up, a Continue, an `/ask` inside a skill's thread keeps the instructions the thread
- * began with). A turn that brings one into a thread makes the thread remember it. The tools the run is
+ * thread (a follow-up or a Continue there keeps the instructions the thread began with; an `/ask` in it
+ * is a question of its own). A turn that brings one into a thread makes the thread remember it. The tools the run is
  * offered are the skill's list intersected with what the members may use there, read at each step like
  * any run's: a skill never widens access.
  */
 import type { SkillRun } from '../../skills/skill-run.js';
 import type { TurnDeps } from './deps.js';
 import type { NewTurn } from './record.js';
+
+/** The kinds of turn that go on with their thread's skill (the pipeline asks only for these, and for turns that bring one). */
+export const KEEPS_THREAD_SKILL: ReadonlySet<NewTurn['kind']> = new Set(['follow-up', 'continue']);
 
 /** The turn with the skill it runs: its own, or its thread's (remembered for the thread when it brings one). */
 export async function withSkill(deps: Pick<TurnDeps, 'skills' | 'logger'>, turn: NewTurn, threadId: string | undefined): Promise<NewTurn> {
