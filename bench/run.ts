@@ -21,6 +21,7 @@ import { benchMemory } from './memory.js';
 import { benchSchedules } from './schedules.js';
 import { benchEval } from './eval.js';
 import { benchPdfBomb } from './pdf-bomb.js';
+import { benchSkills } from './skills.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -48,6 +49,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['schedules', () => benchSchedules()],
   ['eval', () => benchEval()],
   ['pdf-bomb', () => benchPdfBomb()],
+  ['skills', () => benchSkills()],
 ];
 
 for (const [name, run] of sections) {
