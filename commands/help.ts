@@ -28,6 +28,7 @@ export const help: Command = {
         '• On any message: **Apps → Ask about this message** asks me about it in a thread, with its text and files.',
         `• ${followUp} I remember the thread and know who said what.`,
         '• `/schedule add question: when:` asks a question for you on a schedule (\"every weekday at 09:00 Europe/Paris\"), each run in its own thread; `/schedule list` shows them.',
+        '• This server\'s own commands, written by its moderators (skills): `/skill list` shows those you may run here; each runs as `/its-name` or `/skill run`, in a thread like `/ask`.',
         '• Press **Stop** under my steps to cancel a run. `/reset` in a thread makes me forget it; `/export` gives you its conversation as files.',
         '• Rate an answer with the 👍 or 👎 under it (👎 lets you say why): only you see your vote; moderators see the counts with `/feedback`.',
         '• Ask me to remember something about you ("remember that I deploy on Fly.io") and I use it in my later answers to you in this server; `/memory` shows and removes your notes.',
