@@ -5,6 +5,9 @@
  * turn whose instructions are the skill's (their inputs quoted) and whose tools are the skill's list
  * intersected with theirs; revisions, access, export and import, each change audited.
  */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeInteraction, FakeMessage } from '../fake-discord/index.js';
 import type { RecordedRequest } from '../fakes/openai-server.js';
@@ -13,11 +16,17 @@ import { isFinalAnswer } from './harness.js';
 import { buttonsOf } from './waiting.js';
 
 let w: ModerationWorld;
+let dir: string;
 beforeAll(async () => {
-  w = await startModeration();
+  // One operator skill in SKILLS_DIR (unset by default): the read-only skills every server gets.
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'threadwise-skills-'));
+  await fs.mkdir(path.join(dir, 'status-update'));
+  await fs.writeFile(path.join(dir, 'status-update', 'SKILL.md'), '---\nname: status-update\ndescription: A status update from notes\nmetadata:\n  inputs: notes\n---\n\nWrite a status update from {notes}.\n');
+  w = await startModeration({ env: { SKILLS_DIR: dir } });
 });
 afterAll(async () => {
   await w?.h.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 type Value = string | number | boolean | { filename: string; data: Buffer };
@@ -180,6 +189,20 @@ describe('skills: written in Discord by moderators, run as a turn', () => {
     const bad = await skill('create', { name: 'Bad Name!', description: 'x', instructions: 'y' }, modId);
     expect(bad.content).toContain('`Bad Name!` cannot be a skill\'s name: a name is 1 to 32 characters, each a lower-case letter a-z, a digit, `-` or `_`');
     expect((await w.h.storage.skills.list(w.guildId)).map((s) => s.name)).toEqual(['changelog']);
+  });
+
+  it("the operator's skill from SKILLS_DIR is every server's command, runs like any, and cannot be edited or removed from Discord (the reply says where it comes from)", async () => {
+    const { fake, modId } = w;
+    await w.h.app.skillsSynced;
+    expect(guildCommands().some((c) => c.name === 'status-update')).toBe(true);
+    const { request } = await run(() => fake.sendSlashCommand({ name: 'status-update', options: { notes: 'deploy done' } }));
+    expect(system(request)).toContain("written by this bot's operator");
+    expect(system(request)).toContain('Write a status update from <input name="notes">deploy done</input>.');
+    const file = path.join(dir, 'status-update', 'SKILL.md');
+    for (const refused of [await skill('remove', { name: 'status-update' }, modId), await replyTo(fake, fake.sendSlashCommand({ name: 'skill', subcommand: 'edit', options: { name: 'status-update' }, userId: modId }))]) {
+      expect(refused.content).toContain(`\`/status-update\` is one of this bot's operator's skills (SKILLS_DIR, ${file}): it cannot be changed or removed from Discord.`);
+    }
+    expect(guildCommands().some((c) => c.name === 'status-update')).toBe(true);
   });
 
   it('a skill whose tool needs approval waits like any turn, and goes on with its instructions once approved', async () => {

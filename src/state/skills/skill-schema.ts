@@ -12,12 +12,13 @@ import { SkillRunSchema } from '../../skills/skill-run.js';
 export const SkillRevisionSchema = z.looseObject({
   /** Numbered from 1 (the first version). */
   n: z.number().int().min(1),
-  description: z.string().min(1).max(SKILL_DESCRIPTION_MAX),
-  instructions: z.string().min(1).max(SKILL_INSTRUCTIONS_MAX),
+  // The rules count characters (code points); a string's length counts UTF-16 units, up to two each.
+  description: z.string().min(1).max(SKILL_DESCRIPTION_MAX * 2),
+  instructions: z.string().min(1).max(SKILL_INSTRUCTIONS_MAX * 2),
   inputs: z.array(z.string().regex(SKILL_NAME)).max(SKILL_INPUTS_MAX),
   tools: z.array(z.string()),
   authorId: z.string(),
-  authorName: z.string().max(100),
+  authorName: z.string().max(200),
   at: z.number(),
   /** How it came to be when not written anew: `rollback to 1`, `import`. */
   note: z.string().max(200).optional(),
