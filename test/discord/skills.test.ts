@@ -230,4 +230,26 @@ describe('skills: written in Discord by moderators, run as a turn', () => {
     const { request } = await run(() => fake.sendSlashCommand({ name: 'schedule', subcommand: 'run', options: { schedule: id }, userId: modId }), 'Scheduled summary.');
     expect(system(request)).toContain('<input name="notes">weekly notes</input>');
   });
+
+  it('/settings skills: everyone lets a member write and change only their own; off takes the skills and their commands out until they are on again', async () => {
+    const { fake, modId } = w;
+    const alice = fake.defaults.userId;
+    const bob = fake.defaults.otherUserId;
+    const settings = (who: string) => replyTo(fake, fake.sendSlashCommand({ name: 'settings', subcommand: 'skills', options: { who }, userId: modId }));
+    expect((await settings('everyone')).content).toContain('set who may write skills to `everyone`');
+    expect((await skill('create', { name: 'alices', description: 'Hers', instructions: 'Be brief about {topic}.', inputs: 'topic' }, alice)).content).toContain('✅ Created the skill `/alices`');
+    expect((await skill('remove', { name: 'alices' }, bob)).content).toContain("This skill is another member's: only its author or a moderator (Manage Server) may change it.");
+    expect((await skill('remove', { name: 'changelog' }, alice)).content).toContain("another member's");
+
+    expect((await settings('off')).content).toContain('set who may write skills to `off`');
+    expect(guildCommands().filter((c) => ['alices', 'changelog', 'status-update'].includes(c.name))).toEqual([]);
+    const before = w.model.requests.length;
+    expect((await replyTo(fake, fake.sendSlashCommand({ name: 'skill', subcommand: 'run', options: { name: 'changelog', input: 'a | b' } }))).content).toContain('Skills are off in this server');
+    expect(w.model.requests).toHaveLength(before);
+
+    await settings('moderators');
+    expect(guildCommands().map((c) => c.name)).toEqual(expect.arrayContaining(['status-update', 'changelog', 'alices']));
+    const audit = (await w.h.app.services.rules.auditLog(w.guildId, { action: 'settings.skills' })).map((e) => e.detail);
+    expect(audit).toHaveLength(3);
+  });
 });
