@@ -11,6 +11,7 @@ import { createStorage, type Storage } from '../../src/state/index.js';
 import { FakeDiscord } from '../fake-discord/index.js';
 import { FakeOpenAIServer } from '../fakes/openai-server.js';
 import { replyTo } from '../policy/discord-helpers.js';
+import { runScript } from '../fakes/run-script.js';
 import { isFinalAnswer, startHarness, type Harness } from './harness.js';
 
 let fake: FakeDiscord;
@@ -39,7 +40,7 @@ afterAll(async () => {
 });
 
 const guildRoutes = () => fake.restCalls.filter((c) => c.route.includes('/guilds/:guildId/commands'));
-const chatInput = () => fake.commandsIn(fake.defaults.guildId).filter((c) => c.type === 1);
+const chatInput = () => fake.commands(fake.defaults.guildId).filter((c) => c.type === 1);
 
 /** A skill as another process (or a previous version) left it in the store. */
 const seed = (name: string, at: number) =>
@@ -56,7 +57,7 @@ describe('skill commands within 100 commands, across restarts', () => {
     const names = chatInput().map((c) => c.name);
     expect(names).toHaveLength(100);
     // Nothing of the deploy was wiped: every built-in is still there, with its id.
-    for (const b of builtIns) expect(fake.commandsIn(fake.defaults.guildId).some((c) => c.name === b.name)).toBe(true);
+    for (const b of builtIns) expect(fake.commands(fake.defaults.guildId).some((c) => c.name === b.name)).toBe(true);
 
     const created = await replyTo(fake, fake.sendSlashCommand({ name: 'skill', subcommand: 'create', options: { name: 'skill-90', description: 'The ninetieth', instructions: 'Do the ninetieth thing for {topic}.', inputs: 'topic' }, userId: modId }));
     expect(created.content).toContain('✅ Created the skill `/skill-90`');
@@ -93,4 +94,12 @@ describe('skill commands within 100 commands, across restarts', () => {
     expect(names).toContain('skill-90');
     expect(names).toHaveLength(100);
   });
+
+  it("npm run deploy-commands to the server sends its skills' commands back with the built-ins: a deploy wipes none", async () => {
+    const before = chatInput().map((c) => c.name).sort();
+    const { code, stdout } = await runScript('app/deploy-commands.ts', [], { DISCORD_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.apiUrl, DISCORD_GUILD_ID: fake.defaults.guildId });
+    expect(code).toBe(0);
+    expect(stdout).toContain("The server's 89 skill commands were kept.");
+    expect(chatInput().map((c) => c.name).sort()).toEqual(before);
+  }, 30_000);
 });

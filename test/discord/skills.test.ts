@@ -52,7 +52,7 @@ async function run(start: () => FakeInteraction, answer = 'Summary.'): Promise<{
   return { thread: done.channelId, answer: done, request: w.model.requests[before]!, interaction };
 }
 
-const guildCommands = () => w.fake.commandsIn(w.guildId);
+const guildCommands = () => w.fake.commands(w.guildId);
 
 describe('skills: written in Discord by moderators, run as a turn', () => {
   it('a moderator creates incident-summary: it is a guild command with its input; alice runs it in a thread with the instructions (her words quoted) and only calculate', async () => {

@@ -155,8 +155,8 @@ describe("the limits on registering commands (application-commands.mdx, Register
     await client.rest.post(route, { body: { name: 'Look', type: 3 } });
     const bulk = await rejection(client.rest.put(route, { body: Array.from({ length: 101 }, (_, i) => slash(`d${i}`)) }));
     expect(bulk.code).toBe(30032);
-    expect(fake.commandsIn(fake.defaults.guildId).filter((c) => c.type === 1)).toHaveLength(100);
-    expect(fake.commandsIn(fake.defaults.guildId).find((c) => c.name === 'c5')?.description).toBe('Changed');
+    expect(fake.commands(fake.defaults.guildId).filter((c) => c.type === 1)).toHaveLength(100);
+    expect(fake.commands(fake.defaults.guildId).find((c) => c.name === 'c5')?.description).toBe('Changed');
   });
 
   it('one command is at most 8,000 characters, its options, choices and localisations counted: past it, APPLICATION_COMMAND_TOO_LARGE', async () => {
@@ -171,7 +171,7 @@ describe("the limits on registering commands (application-commands.mdx, Register
     const error = await rejection(client.rest.post(route, { body: slash('huge', Array.from({ length: 25 }, (_, i) => sub(i))) }));
     expect(error.code).toBe(50035);
     expect(JSON.stringify(error.rawError)).toContain('"code":"APPLICATION_COMMAND_TOO_LARGE","message":"Command exceeds maximum size (8000)"');
-    expect(fake.commandsIn(fake.defaults.guildId).map((c) => c.name)).toEqual(['fits']);
+    expect(fake.commands(fake.defaults.guildId).map((c) => c.name)).toEqual(['fits']);
   });
 
   it('PATCH edits a command in place (its id kept); a command is reached only through its own scope', async () => {
@@ -185,6 +185,6 @@ describe("the limits on registering commands (application-commands.mdx, Register
     expect((await rejection(client.rest.delete(Routes.applicationGuildCommand(app, other.id, made.id)))).code).toBe(10063);
     expect((await rejection(client.rest.delete(Routes.applicationCommand(app, made.id)))).code).toBe(10063);
     await client.rest.delete(Routes.applicationGuildCommand(app, fake.defaults.guildId, made.id));
-    expect(fake.commandsIn(fake.defaults.guildId)).toEqual([]);
+    expect(fake.commands(fake.defaults.guildId)).toEqual([]);
   });
 });

@@ -36,11 +36,6 @@ export class ServerAdmin extends WorldAdmin {
     }
   }
 
-  /** The commands registered in one server, or globally (`null`), as Discord has them, oldest first. */
-  commandsIn(guildId: string | null): FakeCommand[] {
-    return [...this.core.commands.values()].filter((c) => c.guildId === guildId);
-  }
-
   /**
    * An admin overrides who may use a command (role: type 1, user: 2, channel: 3; the guild id means
    * @everyone, guild id - 1 all channels). Sends APPLICATION_COMMAND_PERMISSIONS_UPDATE.

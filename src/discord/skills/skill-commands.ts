@@ -61,6 +61,19 @@ const UNKNOWN_COMMAND = 10063;
 /** What Discord adds to a command that it does not take back in a bulk overwrite. */
 const READ_ONLY = ['application_id', 'guild_id', 'version', 'name_localized', 'description_localized'];
 
+/**
+ * The commands of a guild that a deploy of the built-ins (`body`) sends back beside them: its skills'
+ * (chat-input commands that are no built-in), as Discord gave them, oldest first, within the 100.
+ */
+export function keptSkillCommands(existing: ReadonlyArray<Record<string, unknown>>, body: ReadonlyArray<{ name: string; type?: number }>): Array<Record<string, unknown>> {
+  const builtIns = new Set(body.map((b) => b.name));
+  const room = GUILD_COMMAND_LIMIT - body.filter((b) => (b.type ?? 1) === 1).length;
+  return existing
+    .filter((c) => c.type === 1 && !builtIns.has(String(c.name)))
+    .slice(0, Math.max(0, room))
+    .map((c) => Object.fromEntries(Object.entries(c).filter(([k]) => !READ_ONLY.includes(k))));
+}
+
 export function createSkillCommands(deps: SkillCommandsDeps): SkillCommands {
   const known = new Map<string, Map<string, Registered>>();
   const status = new Map<string, ReadonlySet<string>>();
