@@ -11,7 +11,7 @@ import { NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
 import { SKILL_DESCRIPTION_MAX, SKILL_INSTRUCTIONS_MAX } from '../src/skills/index.js';
-import { QUESTION_CHARS_FOR_INPUTS } from '../src/discord/skills/skill-limits.js';
+import { QUESTION_CHARS_FOR_INPUTS } from '../src/discord/skills/skill-command-body.js';
 import { OptionProblem } from './command-options.js';
 import { changeableSkill, type GuildCommand, type GuildModal } from './skill-access.js';
 import { completeSkill } from './skill-autocomplete.js';

@@ -4,8 +4,14 @@
  * their localisations, across the whole tree: at most 8,000 characters). The same count serves the
  * registrar, which never sends a command over the limit, and the test that checks every built-in.
  */
-import { QUESTION_CHARS_FOR_INPUTS } from './skill-limits.js';
 import type { SkillView } from './skill-catalog.js';
+
+/**
+ * The room a skill's inputs share: a run's message (`/name input: value …`) must pass the checks of any
+ * question (QUESTION_MAX_CHARS, 4,000 by default), so the inputs together get a little less, and the
+ * command's own length limits keep a run from being refused for its length.
+ */
+export const QUESTION_CHARS_FOR_INPUTS = 3_500;
 
 /** Discord's limits on commands: 100 chat-input commands per guild, 8,000 characters per command. */
 export const GUILD_COMMAND_LIMIT = 100;
