@@ -95,6 +95,16 @@ describe('the interaction registry', () => {
     }
     expect(registry.button('stop:abc')).toBe(stopButton);
   });
+
+  it("sends a guild's own command (a skill: registered in the guild, a name not in the list) to the one guild-command route, and nothing else there", () => {
+    const route = { kind: 'guild-command' as const, execute: handled };
+    const registry = interactionRegistry([slash('ask'), route]);
+    expect(registry.guildCommand({ commandName: 'incident-summary', commandGuildId: '42' })).toBe(route);
+    // A built-in deployed to the guild is the built-in; a global command not in the list is no skill.
+    expect(registry.guildCommand({ commandName: 'ask', commandGuildId: '42' })).toBeUndefined();
+    expect(registry.guildCommand({ commandName: 'incident-summary', commandGuildId: null })).toBeUndefined();
+    expect(refusal([route, { ...route }])).toContain("2 routes for guild commands: a guild's command could go to either");
+  });
 });
 
 describe('the bot routes every kind of interaction through the registry', () => {
