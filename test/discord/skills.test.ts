@@ -138,6 +138,9 @@ describe('skills: written in Discord by moderators, run as a turn', () => {
     // A new description: the command is edited in place (one PATCH), not registered again.
     expect(guildCommands().find((c) => c.name === 'incident-summary')?.description).toBe('Summarise an incident, plainly');
 
+    const typed = fake.sendAutocomplete({ name: 'skill', subcommand: 'rollback', options: { name: 'incident-summary', revision: '' }, focused: 'revision', userId: modId });
+    await fake.waitFor(() => typed.autocompleteChoices !== null, 5_000);
+    expect(typed.autocompleteChoices!.map((c) => (c as { value: unknown }).value)).toEqual([2, 1]);
     const shown = await skill('show', { name: 'incident-summary' }, modId);
     expect(shown.content).toContain('Write two plain sentences about {incident}.');
     expect(shown.content).toMatch(/Revision 2 \(current\): Mod Erator/);
@@ -186,6 +189,15 @@ describe('skills: written in Discord by moderators, run as a turn', () => {
     const { request } = await run(() => fake.sendSlashCommand({ name: 'skill', subcommand: 'run', options: { name: 'changelog', input: 'added dark mode | admins' } }));
     expect(system(request)).toContain('Turn <input name="notes">added dark mode</input> into a changelog entry for <input name="audience">admins</input>.');
     expect(offered(request).sort()).toEqual(['calculate', 'current_time']);
+    const tools = fake.sendAutocomplete({ name: 'skill', subcommand: 'create', options: { name: 'x', description: 'd', instructions: 'i', tools: 'calculate wiki' }, focused: 'tools', userId: modId });
+    await fake.waitFor(() => tools.autocompleteChoices !== null, 5_000);
+    expect(tools.autocompleteChoices!.map((c) => (c as { value: unknown }).value)).toEqual(['calculate wikipedia']);
+    // A long skill shows its text as a file.
+    await skill('create', { name: 'long-one', description: 'Long', instructions: `Explain {topic} step by step. ${'Be thorough. '.repeat(200)}`, inputs: 'topic' }, modId);
+    const long = await skill('show', { name: 'long-one' }, modId);
+    expect(long.content).toContain('The instructions are in the attached file.');
+    expect(long.attachments.map((a) => a.filename)).toEqual(['long-one.SKILL.md']);
+    await skill('remove', { name: 'long-one' }, modId);
     const bad = await skill('create', { name: 'Bad Name!', description: 'x', instructions: 'y' }, modId);
     expect(bad.content).toContain('`Bad Name!` cannot be a skill\'s name: a name is 1 to 32 characters, each a lower-case letter a-z, a digit, `-` or `_`');
     expect((await w.h.storage.skills.list(w.guildId)).map((s) => s.name)).toEqual(['changelog']);
