@@ -18,6 +18,7 @@ import { requireRight, type GuildCommand, type ScheduleCommandServices } from '.
 import { isModerator } from './skill-access.js';
 import { mayRun } from '../src/policy/index.js';
 import { runLine, splitInputs } from '../src/skills/index.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 /** The skill `skill:` names, if the member may run it, with its inputs read: what the schedule keeps, and its run's line. */
 async function scheduledSkill(interaction: GuildCommand, services: ScheduleCommandServices, roleIds: readonly string[]): Promise<{ saved: { name: string; inputs: string[] }; line: string } | undefined> {
@@ -25,7 +26,7 @@ async function scheduledSkill(interaction: GuildCommand, services: ScheduleComma
   if (!name) return undefined;
   if (interaction.options.getString('question')) throw new OptionProblem('Give a `question` or a `skill`, not both: a scheduled run asks one or runs the other. Nothing was saved.');
   const found = await services.rules.skills.catalog.find(interaction.guildId, name);
-  if (!found) throw new OptionProblem(`There is no skill \`${name.slice(0, 32)}\` in this server: \`/skill list\` shows them. Nothing was saved.`);
+  if (!found) throw new OptionProblem(`There is no skill \`${name.slice(0, TEXT_CAPS.typedName)}\` in this server: \`/skill list\` shows them. Nothing was saved.`);
   if (!mayRun(found.roles, { moderator: isModerator(interaction), roleIds })) throw new OptionProblem(`You may not run \`/${found.name}\`, so it cannot run for you on a schedule. Nothing was saved.`);
   const values = splitInputs(found.inputs, interaction.options.getString('inputs') ?? '');
   if (!values.ok) throw new OptionProblem(values.problem.replace('`input:`', '`inputs:`').replace('Nothing was run.', 'Nothing was saved.'));

@@ -56,7 +56,7 @@ async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): P
 
 async function setSkills(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const who = interaction.options.getString('who', true);
-  if (!SKILL_ACCESS.includes(who as SkillAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`);
+  if (!SKILL_ACCESS.includes(who as SkillAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, TEXT_CAPS.typedWord)}\`: use off, moderators or everyone. Nothing was changed.`);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setSkillAccess(interaction.guildId, actor, who as SkillAccess));
   if (!saved) return '';
   // Off takes the skills' commands out of the server (kept, for when they are on again); on brings them back.

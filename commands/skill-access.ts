@@ -11,6 +11,7 @@ import type { SkillView } from '../src/discord/skills/skill-catalog.js';
 import { operatorSkillText } from '../src/discord/text/skill-text.js';
 import { changeProblem, createProblem, type SkillAccess } from '../src/policy/index.js';
 import { OptionProblem } from './command-options.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 export type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 export type GuildModal = ModalSubmitInteraction<'cached' | 'raw'>;
@@ -43,7 +44,7 @@ export async function requireWrite(interaction: GuildCommand | GuildModal, servi
 /** The skill named `name` in this server, or an OptionProblem saying so. */
 export async function namedSkill(guildId: string, name: string, services: SkillCommandServices): Promise<SkillView> {
   const found = await services.rules.skills.catalog.find(guildId, name.trim().toLowerCase());
-  if (!found) throw new OptionProblem(`There is no skill \`${name.slice(0, 40).replace(/`/g, 'ˋ')}\` in this server: \`/skill list\` shows them. Nothing was changed.`);
+  if (!found) throw new OptionProblem(`There is no skill \`${name.slice(0, TEXT_CAPS.typedName).replace(/`/g, 'ˋ')}\` in this server: \`/skill list\` shows them. Nothing was changed.`);
   return found;
 }
 

@@ -12,6 +12,7 @@ import { checkSkill, parseSkillMd, SKILL_MD_MAX_BYTES, type SkillDraft } from '.
 import type { RevisionDraft } from '../src/state/index.js';
 import { OptionProblem } from './command-options.js';
 import { changeableSkill, isModerator, requireWrite, type GuildCommand, type GuildModal, type SkillCommandServices } from './skill-access.js';
+import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
 type Interaction = GuildCommand | GuildModal;
 
@@ -151,7 +152,7 @@ export async function setSkillAccess(interaction: GuildCommand, services: SkillC
 export async function importSkill(interaction: GuildCommand, services: SkillCommandServices): Promise<string> {
   if (!isModerator(interaction)) throw new OptionProblem('Only moderators (Manage Server) may import skills. Nothing was imported.');
   const file = interaction.options.getAttachment('file', true);
-  if (file.size > SKILL_MD_MAX_BYTES) throw new OptionProblem(`${file.name.slice(0, 60)} is ${file.size.toLocaleString('en-US')} bytes; a SKILL.md may be at most ${SKILL_MD_MAX_BYTES.toLocaleString('en-US')}. Nothing was imported.`);
+  if (file.size > SKILL_MD_MAX_BYTES) throw new OptionProblem(`${file.name.slice(0, TEXT_CAPS.typedFileName)} is ${file.size.toLocaleString('en-US')} bytes; a SKILL.md may be at most ${SKILL_MD_MAX_BYTES.toLocaleString('en-US')}. Nothing was imported.`);
   let text: string;
   try {
     text = await services.rules.skills.fromAttachment({ url: file.url, name: file.name, contentType: file.contentType, size: file.size });

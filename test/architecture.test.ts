@@ -50,8 +50,8 @@ describe('import direction', () => {
     expect(violations('src/schedules', (t) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/schedules')))).toEqual([]);
   });
 
-  it('the vocabulary of skills (src/skills/) is the skills\' own: no discord.js, no store, only its own files and the text cleaner', () => {
-    const allowed = (t: string) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/skills') || t === 'src/agent/clean-text.ts');
+  it('the vocabulary of skills (src/skills/) is the skills\' own: no discord.js, no store, only its own files, the text cleaner and the caps', () => {
+    const allowed = (t: string) => (isPackage(t) ? t !== 'discord.js' && !/keyv|pg|sqlite3|redis/.test(t) : inside(t, 'src/skills') || t === 'src/agent/clean-text.ts' || t === 'src/agent/text-caps.ts');
     expect(violations('src/skills', allowed)).toEqual([]);
   });
 
@@ -85,6 +85,7 @@ const PROJECT_LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/policy', 'src/schedules'], // rule logic over values (pure)
   ['src/llm', 'tools', 'src/mcp', 'src/ops'], // what implements (or measures) the engine's interfaces
   ['src/knowledge', 'src/state', 'src/storage', 'src/net', 'src/workers'], // beside: the stores, the knowledge base, the network client, worker processes
+  ['src/skills'], // the vocabulary of skills: what a skill may be, its inputs, SKILL.md (over the text cleaner alone)
   ['src/agent'], // the engine
   ['src/errors.ts', 'src/logger.ts', 'src/duration.ts'], // plain helpers
 ];

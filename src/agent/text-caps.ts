@@ -128,6 +128,10 @@ export const TEXT_CAPS = {
   typedTool: 50,
   /** A model's name. */
   typedModel: 60,
+  /** A skill's, an input's or a SKILL.md field's name (a right one is at most 32). */
+  typedName: 40,
+  /** A file's name, as it was attached. */
+  typedFileName: 60,
 
   // Files.
   /** The line that says which files were read and why others were not: a notice, not a list of a hundred names. */

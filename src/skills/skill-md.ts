@@ -8,6 +8,7 @@
  */
 import { parseDocument, stringify } from 'yaml';
 import { parseInputs, parseToolList, type SkillDraft } from './skill-rules.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** The front matter fields of the Agent Skills format. */
 const KNOWN = new Set(['name', 'description', 'allowed-tools', 'metadata', 'license', 'compatibility']);
@@ -36,7 +37,7 @@ export function parseSkillMd(text: string): ParsedSkillMd {
   const fields = data as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((k) => !KNOWN.has(k));
   if (unknown.length) {
-    return refuse(`Its front matter has ${unknown.length === 1 ? 'a field' : 'fields'} the Agent Skills format does not define: ${unknown.map((k) => `\`${k.slice(0, 40)}\``).join(', ')}. Use only name, description, allowed-tools and metadata (inputs).`);
+    return refuse(`Its front matter has ${unknown.length === 1 ? 'a field' : 'fields'} the Agent Skills format does not define: ${unknown.map((k) => `\`${k.slice(0, TEXT_CAPS.typedName)}\``).join(', ')}. Use only name, description, allowed-tools and metadata (inputs).`);
   }
   const name = fields.name;
   const description = fields.description;

@@ -7,6 +7,7 @@
  * is said with the rule, never fixed silently: an invalid name is refused, not renamed.
  */
 import { cleanText } from '../agent/clean-text.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** Discord's command name rule, narrowed to what a person can type on any keyboard. */
 export const SKILL_NAME = /^[a-z0-9_-]{1,32}$/;
@@ -50,7 +51,7 @@ export function nameProblem(name: string, builtIns: ReadonlySet<string>): string
 export function parseInputs(text: string | undefined): { ok: true; inputs: string[] } | { ok: false; problem: string } {
   const inputs = (text ?? '').split(/[,\s]+/).map((s) => s.trim()).filter(Boolean);
   const bad = inputs.find((i) => !SKILL_NAME.test(i));
-  if (bad) return { ok: false, problem: `\`${cleanText(bad).slice(0, 40).replace(/`/g, 'ˋ')}\` cannot be an input's name: each is ${NAME_RULE}, separated by commas (\`incident, audience\`). Nothing was saved.` };
+  if (bad) return { ok: false, problem: `\`${cleanText(bad).slice(0, TEXT_CAPS.typedName).replace(/`/g, 'ˋ')}\` cannot be an input's name: each is ${NAME_RULE}, separated by commas (\`incident, audience\`). Nothing was saved.` };
   if (new Set(inputs).size !== inputs.length) return { ok: false, problem: 'Two inputs have the same name: give each its own. Nothing was saved.' };
   if (inputs.length > SKILL_INPUTS_MAX) return { ok: false, problem: `A skill takes at most ${SKILL_INPUTS_MAX} inputs (it has ${inputs.length}). Nothing was saved.` };
   return { ok: true, inputs };
@@ -86,7 +87,7 @@ export function checkSkill(draft: SkillDraft, ctx: SkillContext): CheckedSkill {
   const tools = [...new Set(draft.tools)].filter((t) => known.has(t));
   const dropped = [...new Set(draft.tools)].filter((t) => !known.has(t));
   const notes = dropped.length
-    ? [`This bot has no tool${dropped.length === 1 ? '' : 's'} ${dropped.map((t) => `\`${cleanText(t).slice(0, 40).replace(/`/g, 'ˋ')}\``).join(', ')}: left out of the skill.`]
+    ? [`This bot has no tool${dropped.length === 1 ? '' : 's'} ${dropped.map((t) => `\`${cleanText(t).slice(0, TEXT_CAPS.typedTool).replace(/`/g, 'ˋ')}\``).join(', ')}: left out of the skill.`]
     : [];
   return { ok: true, skill: { name: draft.name, description, instructions, inputs: inputs.inputs, tools }, notes };
 }

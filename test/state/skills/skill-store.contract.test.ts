@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createStorage, type RevisionDraft, type Storage } from '../../../src/state/index.js';
-import { openBackend } from '../../../src/state/backends/open-backend.js';
-import { DEFAULT_TIMEOUTS } from '../../../src/state/backends/backend.js';
+import { openBackend } from '../../../src/storage/open.js';
+import { DEFAULT_TIMEOUTS } from '../../../src/storage/key-value.js';
 import { purgeSchedules } from '../helpers/schedules.js';
 import { targets, uniqueNamespace } from '../helpers/targets.js';
 
