@@ -130,9 +130,9 @@ export function buildRules(
 
 /** The audit writer for what happens in runs (approval decisions, automatic pauses): the rules object's record of an action. */
 export function auditWriter(rules: Pick<Rules, 'recordAction'>, logger: Logger): (guildId: string, record: ChangeRecord) => Promise<void> {
-  return async (guildId, { actorId, actorName, action, detail }) => {
+  return async (guildId, { actorId, actorName, action, detail, via }) => {
     try {
-      await rules.recordAction(guildId, { id: actorId, name: actorName }, { action, detail });
+      await rules.recordAction(guildId, { id: actorId, name: actorName, ...(via ? { via } : {}) }, { action, detail });
     } catch (error) {
       logger.error({ err: error, guildId, action }, 'could not audit a decision');
     }

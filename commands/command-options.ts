@@ -7,7 +7,7 @@ import { ChannelType, type ChatInputCommandInteraction } from 'discord.js';
 import type { ToolDefinition } from '../src/agent/tool.js';
 import { roleIdsOf, ruleChannel } from '../src/discord/members.js';
 import type { AccessScope, RuleTarget } from '../src/policy/index.js';
-import { TEXT_CAPS } from '../src/agent/text-caps.js';
+import { chooseTool, EVERYONE_ROLE_PROBLEM } from '../src/discord/text/choice-answers.js';
 
 /** Channel kinds a rule or setting can name. Threads are left out: rules apply to their parent. */
 export const RULE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement, ChannelType.GuildForum, ChannelType.GuildCategory] as const;
@@ -15,17 +15,15 @@ export const RULE_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnou
 /** A problem with the options, to show the moderator; nothing is changed. */
 export class OptionProblem extends Error {}
 
-/** The named tool, or an OptionProblem listing the valid names. */
+/** The named tool, or an OptionProblem listing the valid names (the wording is the console's too). */
 export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: true): string;
 export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: false): string | undefined;
 export function toolOption(interaction: ChatInputCommandInteraction, tools: readonly ToolDefinition[], required: boolean): string | undefined {
   const typed = interaction.options.getString('tool', required)?.trim();
   if (!typed) return undefined;
-  const names = tools.map((t) => t.name);
-  const found = names.find((n) => n === typed) ?? names.find((n) => n.toLowerCase() === typed.toLowerCase());
-  if (found) return found;
-  const shown = typed.length > TEXT_CAPS.typedTool ? `${typed.slice(0, TEXT_CAPS.typedTool)}…` : typed;
-  throw new OptionProblem(`There is no tool named \`${shown.replace(/`/g, 'ˋ')}\`. Valid tools: ${names.map((n) => `\`${n}\``).join(', ')}. Nothing was changed.`);
+  const chosen = chooseTool(tools.map((t) => t.name), typed);
+  if (!chosen.ok) throw new OptionProblem(chosen.problem);
+  return chosen.name;
 }
 
 /** A channel option as a place: its own id and its category (or, for a category, just the category). */
@@ -47,7 +45,7 @@ export async function placeOption(interaction: ChatInputCommandInteraction, name
 export async function targetOption(interaction: ChatInputCommandInteraction): Promise<RuleTarget> {
   const role = interaction.options.getRole('role');
   if (role && role.id === interaction.guildId) {
-    throw new OptionProblem('@everyone is not a role rule: leave out `role` to change the tool for everyone. Nothing was changed.');
+    throw new OptionProblem(EVERYONE_ROLE_PROBLEM);
   }
   const place = await placeOption(interaction);
   // A channel target is that channel alone; its category only matters when explaining, not as the target.

@@ -8,6 +8,7 @@ import type { AutocompleteInteraction, ChatInputCommandInteraction, SlashCommand
 import { cleanText } from '../src/agent/clean-text.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { modelIsAllowed } from '../src/policy/index.js';
+import { choosableModels, modelProblem } from '../src/discord/text/choice-answers.js';
 import { PERSONA_MAX_CHARS } from '../src/state/index.js';
 import type { SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
@@ -40,20 +41,15 @@ async function settingPlace(interaction: GuildCommand): Promise<SettingPlace> {
   return (await placeOption(interaction)) ?? {};
 }
 
-/** The models a moderator may pick: OPENAI_MODELS, or with `*` whatever the model server lists. */
-async function choosable(ctx: AssistantServices): Promise<string[]> {
-  const { model, models } = ctx.rules.channelDefaults;
-  if (models === '*') return [...new Set([model, ...(await ctx.rules.serverModels())])];
-  return [...new Set([model, ...(models ?? [])])];
-}
+/** The models a moderator may pick (the console offers the same). */
+const choosable = (ctx: AssistantServices) => choosableModels(ctx.rules.channelDefaults, ctx.rules.serverModels);
 
 export async function setModel(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
   const chosen = interaction.options.getString('model', true).trim();
   const place = await settingPlace(interaction);
   const reset = chosen.toLowerCase() === 'default';
   if (!reset && !modelIsAllowed(chosen, ctx.rules.channelDefaults)) {
-    const allowed = (await choosable(ctx)).map((m) => `\`${m}\``).join(', ');
-    throw new OptionProblem(`\`${chosen.slice(0, TEXT_CAPS.typedModel).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed} (the operator lists them in OPENAI_MODELS). Nothing was changed.`);
+    throw new OptionProblem(modelProblem(chosen, await choosable(ctx)));
   }
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setModel(interaction.guildId, actor, { place, model: reset ? null : chosen }));
   return saved ? `✅ Done: ${saved.detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';

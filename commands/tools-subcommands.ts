@@ -9,8 +9,9 @@ import { fitMessage, splitMessage } from '../src/discord/posting/split-message.j
 import { NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import { escapeInline } from '../src/agent/clean-text.js';
-import { pinMismatch, pinnedListing, resolveToolAccess, safeToolNames, shadowingRules, toolsNeedingApproval } from '../src/policy/index.js';
-import { describeRule, explainAccess, PRECEDENCE_NOTE, targetPhrase } from '../src/discord/text/rule-text.js';
+import { pinMismatch, pinnedListing, resolveToolAccess, safeToolNames, toolsNeedingApproval } from '../src/policy/index.js';
+import { approvalAnswer, toolModeAnswer } from '../src/discord/text/choice-answers.js';
+import { describeRule, explainAccess, PRECEDENCE_NOTE } from '../src/discord/text/rule-text.js';
 import { resetScope } from '../src/discord/rules/tool-writes.js';
 import { AUDIT_SHOW_MAX, formatAuditLog } from '../src/discord/text/audit-text.js';
 import { listScopeOption, OptionProblem, targetOption, toolOption } from './command-options.js';
@@ -114,12 +115,7 @@ export async function changeTool(interaction: GuildCommand, ctx: ToolsServices, 
   const found = ctx.rules.tools.find((t) => t.name === tool);
   const pin = found?.fingerprint ? { fingerprint: found.fingerprint, listing: found.provenance?.listing } : undefined;
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setToolMode(interaction.guildId, actor, { tool, allow, target, pin }));
-  if (!saved) return;
-  const shadows = shadowingRules(saved.settings.toolRules, tool, target);
-  const note = shadows.length === 0
-    ? ''
-    : `\nThese more specific rules still decide where they apply:\n${shadows.slice(0, SHADOWS_SHOWN).map((r) => `• ${describeRule(r)}`).join('\n')}`;
-  await say(interaction, `✅ Done: ${saved.detail}. Runs use it from their next step.${note}${saved.logNote}`);
+  if (saved) await say(interaction, toolModeAnswer(saved, tool, target));
 }
 
 /** `/tools approval`: calls to a tool wait for a person's Approve (`ask`) or run at once (`auto`), per scope. */
@@ -129,11 +125,7 @@ export async function changeApproval(interaction: GuildCommand, ctx: ToolsServic
   if (mode !== 'ask' && mode !== 'auto') throw new OptionProblem(`Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use ask or auto. Nothing was changed.`);
   const target = await targetOption(interaction);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setApproval(interaction.guildId, actor, { tool, mode, target }));
-  if (!saved) return;
-  const shadows = shadowingRules(saved.settings.approvalRules ?? [], tool, target);
-  const note = shadows.length === 0 ? '' : `\nMore specific approval rules still decide where they apply:\n${shadows.slice(0, SHADOWS_SHOWN).map((r) => `• \`${r.tool}\` ${r.allow ? 'auto' : 'ask'} ${targetPhrase(r)}`).join('\n')}`;
-  const how = mode === 'ask' ? ' A run that calls it shows Approve and Deny buttons to the person who asked and to moderators; no decision in time means not run.' : '';
-  await say(interaction, `✅ Done: ${saved.detail}. It applies from the next call.${how}${note}${saved.logNote}`);
+  if (saved) await say(interaction, approvalAnswer(saved, tool, mode, target));
 }
 
 /** `/tools reset`: remove rules for one tool or all, in one scope or everywhere. */

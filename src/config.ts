@@ -231,9 +231,30 @@ export interface McpConfig {
 export interface EvaluationConfig {
   /** EVAL_JUDGE_MODEL: the model that grades `judge` checks, on the same server. Unset: OPENAI_MODEL. */
   judgeModel?: string;
+
+/**
+ * The moderators' web console (issue 47): off unless CONSOLE_PORT is set. Signed in with Discord (OAuth2
+ * with `state` and PKCE), so it needs the application's id and client secret, and its own session secret.
+ */
+export interface ConsoleConfig {
+  /** CONSOLE_PORT: where it listens (0: a free port, for tests). */
+  port: number;
+  /** CONSOLE_HOST: the address it binds. Default 127.0.0.1 (behind a reverse proxy that terminates TLS). */
+  host: string;
+  /** CONSOLE_PUBLIC_URL without a trailing slash: the address people open; the OAuth2 redirect is `<it>/auth/callback`. */
+  publicUrl: string;
+  /** The public URL is https: cookies are `Secure` (and `__Host-`). Plain http only for a loopback address. */
+  secure: boolean;
+  /** DISCORD_APPLICATION_ID: the OAuth2 client id. */
+  clientId: string;
+  /** DISCORD_CLIENT_SECRET (or _FILE). */
+  clientSecret: string;
+  /** CONSOLE_SESSION_SECRET (or _FILE), at least 32 bytes: signs the cookies and the CSRF tokens. */
+  sessionSecret: string;
 }
 
 export interface Config {
+  console?: ConsoleConfig;
   model: ModelConfig;
   mcp: McpConfig;
   agent: AgentConfig;
@@ -258,7 +279,7 @@ type Env = Record<string, string | undefined>;
  * convention: `DISCORD_TOKEN_FILE=/run/secrets/discord_token`), so the secret never sits in the bot's
  * environment, where any process running as the bot's user could read it from /proc/<pid>/environ.
  */
-export const SECRET_SETTINGS = ['DISCORD_TOKEN', 'OPENAI_API_KEY', 'BRAVE_API_KEY', 'TAVILY_API_KEY', 'KEYV_URL', 'KNOWLEDGE_URL'] as const;
+export const SECRET_SETTINGS = ['DISCORD_TOKEN', 'OPENAI_API_KEY', 'BRAVE_API_KEY', 'TAVILY_API_KEY', 'KEYV_URL', 'KNOWLEDGE_URL', 'DISCORD_CLIENT_SECRET', 'CONSOLE_SESSION_SECRET'] as const;
 
 /** What the caller needs: the bot needs Discord settings, the terminal runner does not. */
 export interface LoadOptions {
@@ -434,9 +455,47 @@ export function loadConfig(options: LoadOptions, env: Env = process.env): Config
   const judgeModel = read.string('EVAL_JUDGE_MODEL');
   if (judgeModel !== undefined && (judgeModel.length > 200 || /\s/.test(judgeModel))) problems.push(`EVAL_JUDGE_MODEL must be a model name (got "${judgeModel.slice(0, 40)}").`);
   const evaluation: EvaluationConfig = { judgeModel };
+  const consoleConfig = discord ? readConsole(read, discord, problems) : undefined;
 
   if (problems.length > 0) throw new ConfigError(problems);
-  return { model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, skills, attachments, ops, evaluation, logLevel };
+  return { ...(consoleConfig ? { console: consoleConfig } : {}), model, mcp, agent, tools, storage, knowledge, discord, governance, schedules, skills, attachments, ops, evaluation, logLevel };
+}
+
+/** Host names a plain-http console may use: this machine only (a console on the network must be https). */
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * CONSOLE_*: the web console, read only when CONSOLE_PORT is set. Everything it needs must be there, or
+ * it is not started at all: there is no "insecure" switch, no default secret, no admin password.
+ */
+function readConsole(read: EnvReader, discord: DiscordConfig, problems: string[]): ConsoleConfig | undefined {
+  if (read.string('CONSOLE_PORT') === undefined) return undefined;
+  const port = read.int('CONSOLE_PORT', 0, 0, 65_535);
+  const publicUrl = read.url('CONSOLE_PUBLIC_URL');
+  const clientSecret = read.string('DISCORD_CLIENT_SECRET');
+  const sessionSecret = read.string('CONSOLE_SESSION_SECRET');
+  let secure = false;
+  if (!publicUrl) {
+    if (read.string('CONSOLE_PUBLIC_URL') === undefined) problems.push('CONSOLE_PUBLIC_URL is missing: the address people open the console at (https://console.example.org); Discord sends them back to <it>/auth/callback, which must be listed under OAuth2 → Redirects in the developer portal.');
+  } else {
+    const url = new URL(publicUrl);
+    secure = url.protocol === 'https:';
+    if (url.pathname !== '/' || url.search || url.hash) problems.push(`CONSOLE_PUBLIC_URL must be an address without a path (got "${publicUrl}"): the console serves its pages from the root.`);
+    if (!secure && !LOOPBACK_HOST.test(url.hostname)) problems.push(`CONSOLE_PUBLIC_URL must be https (got "${publicUrl}"): sessions and sign-in codes must not cross a network in the clear. Plain http is for 127.0.0.1 and localhost only.`);
+  }
+  if (!discord.applicationId) problems.push('DISCORD_APPLICATION_ID is missing: the console signs people in with Discord as your application (General Information → Application ID).');
+  if (!clientSecret) problems.push('DISCORD_CLIENT_SECRET is missing (or DISCORD_CLIENT_SECRET_FILE): the console exchanges sign-in codes with it (OAuth2 → Client Secret in the developer portal).');
+  if (!sessionSecret) problems.push('CONSOLE_SESSION_SECRET is missing (or CONSOLE_SESSION_SECRET_FILE): at least 32 random bytes that sign the console\'s cookies, e.g. from `openssl rand -base64 48`.');
+  else if (Buffer.byteLength(sessionSecret, 'utf8') < 32) problems.push(`CONSOLE_SESSION_SECRET is ${Buffer.byteLength(sessionSecret, 'utf8')} bytes long: use at least 32 random bytes (\`openssl rand -base64 48\`).`);
+  return {
+    port,
+    host: read.string('CONSOLE_HOST') ?? '127.0.0.1',
+    publicUrl: (publicUrl ?? '').replace(/\/+$/, ''),
+    secure,
+    clientId: discord.applicationId ?? '',
+    clientSecret: clientSecret ?? '',
+    sessionSecret: sessionSecret ?? '',
+  };
 }
 
 /** EMBEDDING_*: meaning search's server and model, defaulting to the chat model's server and key. */

@@ -13,6 +13,7 @@ import { createConversationStore } from './conversation-store.js';
 import { createGuildSettingsStore } from './guild-settings-store.js';
 import { createRunJournalStore, type RunJournalStore } from './run-journal-store.js';
 import { createWaitingTurnStore, type WaitingTurnStore } from './waiting-turn-store.js';
+import { createConsoleSessionStore, type ConsoleSessionStore } from './console-session-store.js';
 import { createMemberMemoryStore, type MemberMemoryStore, type MemoryLimits } from './member-memory/index.js';
 import { createFeedbackStore, type FeedbackStore } from './feedback/index.js';
 import type { Migrations } from './records.js';
@@ -55,6 +56,8 @@ export interface Storage {
   readonly feedback: FeedbackStore;
   /** Each guild's skills (issue 45), and which skill each skill thread runs. */
   readonly skills: SkillStore;
+  /** The web console's sessions and sign-ins in progress (shared, so every console process sees them). */
+  readonly consoleSessions: ConsoleSessionStore;
   /**
    * Open the usage limiter over this storage (same backend, namespace and clock); it is closed with the
    * storage. Opened on demand because it creates tables and, on SQLite, a connection of its own.
@@ -102,6 +105,7 @@ export async function createStorage(config: Omit<StorageConfig, 'memoryTokenBudg
     schedules: createScheduleStore({ backend, namespace, now, logger }),
     feedback: createFeedbackStore({ backend, namespace, ttlMs, now, logger }),
     skills: createSkillStore({ backend, namespace, now, logger }),
+    consoleSessions: createConsoleSessionStore(backend, namespace),
     async openUsageLimiter(options) {
       const limiter = await createUsageLimiter({ ...options, backend, namespace, now });
       limiters.push(limiter);

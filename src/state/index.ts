@@ -39,3 +39,4 @@ export * from './skills/index.js';
 export { createRunJournalStore, type JournalEntry, type JournalRead, type RunJournalStore } from './run-journal-store.js';
 export { createWaitingTurnStore, type UnreadableWaitingTurn, type WaitingTurnEntry, type WaitingTurnRead, type WaitingTurnRecord, type WaitingTurnStore } from './waiting-turn-store.js';
 export { TAKEN_BACK } from './conversation-store.js';
+export { createConsoleSessionStore, type ConsoleSession, type ConsoleSessionStore, type PendingSignIn } from './console-session-store.js';

@@ -9,6 +9,7 @@
 import type { Logger } from '../../logger.js';
 import type { AllowedTools, ChannelDefaults, RunScope } from '../../policy/index.js';
 import type { AuditEntry, GuildSettings, GuildSettingsStore, UsageLimits } from '../../state/index.js';
+import { auditPage, ofAction, type AuditPage, type AuditQuery } from './audit-pages.js';
 import { createAuditTrail, type Actor, type AuditLine, type LogChannelPost } from './audit-trail.js';
 import { createPlaceRules, readerOf, type PlaceRules } from './place-rules.js';
 import { createSettingWrites, type SettingWrites } from './setting-writes.js';
@@ -16,6 +17,7 @@ import { createToolWrites, type ToolWrites } from './tool-writes.js';
 
 // What the turn takes of a place's rules, where the rules object's users find it.
 export { allowedForAll, type PlaceRules } from './place-rules.js';
+export type { AuditPage, AuditQuery } from './audit-pages.js';
 
 /** Which audit entries to read: by kind of action (`tools` matches `tools.enable`, `tools.approval.ask`…) and by who acted. */
 export interface AuditFilter {
@@ -30,6 +32,8 @@ export interface Rules extends SettingWrites, ToolWrites {
   snapshot(guildId: string): Promise<GuildSettings>;
   /** A guild's audit log, oldest first (the store keeps the newest entries), narrowed by `filter`. Throws when it cannot be read. */
   auditLog(guildId: string, filter?: AuditFilter): Promise<AuditEntry[]>;
+  /** A page of a guild's audit log, newest first, by member, channel, action and time, with the cursor of the next (the web console). Throws when it cannot be read. */
+  auditPage(guildId: string, query: AuditQuery): Promise<AuditPage>;
   /**
    * Record an action done outside the settings (a document added, a schedule paused, an approval): its
    * audit entry, then its line in the log channel unless `logChannel` is false (an export is only in the
@@ -57,9 +61,6 @@ export interface RulesDeps {
   logger: Pick<Logger, 'warn'>;
 }
 
-/** An entry is of `action` when its action is that one or starts with it and a dot. */
-const ofAction = (entry: AuditEntry, action: string) => entry.action === action || entry.action.startsWith(`${action}.`);
-
 /** The rules object over the settings store: its reads, its named writes and the audit trail they share. */
 export function createRules(deps: RulesDeps): Rules {
   const readSettings = readerOf(deps.guildSettings);
@@ -74,5 +75,6 @@ export function createRules(deps: RulesDeps): Rules {
       const { auditLog } = await readSettings(guildId);
       return auditLog.filter((entry) => (filter.action === undefined || ofAction(entry, filter.action)) && (filter.actorId === undefined || entry.actorId === filter.actorId));
     },
+    auditPage: async (guildId, query) => auditPage((await readSettings(guildId)).auditLog, query),
   };
 }

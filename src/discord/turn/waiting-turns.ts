@@ -34,6 +34,8 @@ export function sweepEvery(timeoutMs: number): number {
 export interface ApprovalDecision {
   approved: boolean;
   by: { id: string; name: string };
+  /** Where it was decided when not by a button in Discord: the web console (audited as such). */
+  via?: 'console';
 }
 
 export interface WaitingTurnsDeps extends EndingDeps {
@@ -80,7 +82,7 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
         if (r.status !== 'waiting' || !call || call.decision) return undefined;
         // Ended, the request pressed loses its buttons even when the press beat the record of where it is.
         if (due(r.expiresAt, at)) return { ...r, status: 'ended', calls: r.calls.map((c, i) => (i === index && !c.messageId && pressedOn ? { ...c, messageId: pressedOn } : c)) };
-        return { ...r, calls: r.calls.map((c, i) => (i === index ? { ...c, decision: { ...decision, at } } : c)) };
+        return { ...r, calls: r.calls.map((c, i) => (i === index ? { ...c, decision: { approved: decision.approved, by: decision.by, at } } : c)) };
       });
       if (!changed || !record) return { pressed: { ok: false, message: 'This call was already decided, or its run has ended.' } };
       const read = readWaitingTurn(record);
@@ -98,7 +100,7 @@ export function createWaitingTurns(deps: WaitingTurnsDeps) {
       if (requestId) await messages.edit(requestId, { content: `🔐 ${call.described}\n${verdict}`, components: [] }).catch(() => undefined);
       if (record.guildId) {
         const action = decision.approved ? 'tools.approval.approved' : 'tools.approval.denied';
-        await deps.audit(record.guildId, { actorId: decision.by.id, actorName: decision.by.name, action, detail: `${decision.approved ? 'approved' : 'denied'} ${call.described.slice(0, TEXT_CAPS.echo)}` });
+        await deps.audit(record.guildId, { actorId: decision.by.id, actorName: decision.by.name, action, detail: `${decision.approved ? 'approved' : 'denied'} ${call.described.slice(0, TEXT_CAPS.echo)}`, ...(decision.via ? { via: decision.via } : {}) });
       }
       const ready = await advance(client, opened);
       return { pressed: { ok: true }, ...(ready ? { ready } : {}) };

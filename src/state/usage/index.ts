@@ -20,6 +20,7 @@ export type {
 } from './types.js';
 export { emptyTotals } from './types.js';
 export type { DailyTake } from './daily-allowance.js';
+export type { GuildHistory } from './guild-history.js';
 export { nextUtcMidnight, utcDay } from './days.js';
 export {
   BUILT_IN_PRICES,

@@ -19,6 +19,7 @@ import type { Backend } from '../../storage/registry.js';
 import type { UsageStoreOptions } from '../../storage/usage-store.js';
 import { nextUtcMidnight, utcDay, utcDayBefore } from './days.js';
 import { takeDailyUse, type DailyTake } from './daily-allowance.js';
+import { guildHistory, type GuildHistory } from './guild-history.js';
 import { createTicket, type TicketDeps } from './ticket.js';
 import type { Admission, EffectiveLimits, GuildUsageReport, MemberUsageReport, Refusal, UsageSubject } from './types.js';
 import type { PriceTable } from './model-prices.js';
@@ -55,6 +56,8 @@ export interface UsageLimiter {
   memberUsage(subject: Omit<UsageSubject, 'channelId'>, limits: EffectiveLimits): Promise<MemberUsageReport>;
   /** A server's totals today with its top members and channels (pass `null` for all DMs). */
   guildUsage(guildId: string | null, guildDailyTokens: number, top?: number): Promise<GuildUsageReport>;
+  /** A server's usage on each of its last `days` UTC days (today included), with its `top` busiest members and channels over them (the web console). */
+  guildHistory(guildId: string, days: number, top?: number): Promise<GuildHistory>;
   /**
    * Take one of today's `max` uses of `name` (a paid tool such as `web_search`) in a server (`null`:
    * all DMs together); exact across processes. `max` 0: no cap.
@@ -226,6 +229,8 @@ export async function createUsageLimiter(options: UsageLimiterOptions): Promise<
         dayResetsAt: nextUtcMidnight(at),
       };
     },
+
+    guildHistory: (guildId, days, top = 10) => guildHistory(counters, scopeOf(guildId), now(), days, top),
 
     // The stores' own calls are guarded already (a StorageError names the backend).
     takeDaily: (name, guildId, max) => takeDailyUse(counters, now(), name, guildId, max),
