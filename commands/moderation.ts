@@ -10,6 +10,7 @@ import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
 import { describeError } from '../src/errors.js';
 import type { Actor } from '../src/discord/rules/audit-trail.js';
+import { auditNote } from '../src/discord/schedules/schedule-changes.js';
 
 /** A slash or context-menu command used in a server. */
 type GuildCommand = CommandInteraction<'cached' | 'raw'>;
@@ -66,10 +67,5 @@ export async function saveChange<T>(ctx: { runtime: Pick<Runtime, 'logger'> }, i
  * saying what could not be recorded; the action itself stands either way.
  */
 export async function auditAction(ctx: ModerationServices, interaction: GuildCommand, action: string, detail: string): Promise<string> {
-  try {
-    return (await ctx.rules.recordAction(interaction.guildId, actorOf(interaction), { action, detail })).logNote;
-  } catch (error) {
-    ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, action }, 'could not record a moderator action in the audit log');
-    return `\n-# ⚠️ Done, but I could not record it in the audit log (${describeError(error)}), so it is not in \`/tools audit\` or the log channel.`;
-  }
+  return auditNote({ rules: ctx.rules, logger: ctx.runtime.logger }, interaction.guildId, actorOf(interaction), { action, detail });
 }

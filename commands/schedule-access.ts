@@ -39,5 +39,5 @@ export async function chosenSchedule(interaction: GuildCommand, services: Schedu
   return found;
 }
 
-/** The key a schedule's claims are kept under (unique across guilds). */
-export const scheduleKey = (schedule: Pick<Schedule, 'guildId' | 'id'>) => `${schedule.guildId}:${schedule.id}`;
+/** The key a schedule's claims are kept under (its one home is the shared schedule changes). */
+export { scheduleKey } from '../src/discord/schedules/schedule-changes.js';

@@ -3,11 +3,18 @@
  * scheduler; `run` starts the owner's turn now (with the checks of any run) and answers with a link to
  * its thread as soon as it is open.
  */
-import { displayNameOf, cachedMentionNames } from '../src/discord/members.js';
-import { nextRunsText, questionPreview, scheduleLine, whenText } from '../src/discord/text/schedule-text.js';
+import { cachedMentionNames } from '../src/discord/members.js';
+import { scheduleLine } from '../src/discord/text/schedule-text.js';
+import {
+  pauseSchedule as pauseSchedule_,
+  removeSchedule as removeSchedule_,
+  resumeSchedule as resumeSchedule_,
+  ScheduleGone,
+  type ScheduleChangeDeps,
+} from '../src/discord/schedules/schedule-changes.js';
 import type { ScheduledPlace } from '../src/discord/turn/origin.js';
 import { OptionProblem } from './command-options.js';
-import { auditAction } from './moderation.js';
+import { actorOf } from './moderation.js';
 import { chosenSchedule, requireRight, scheduleKey, type GuildCommand, type ScheduleCommandServices } from './schedule-access.js';
 
 /** Messages of at most this many characters; the list is split over several private messages. */
@@ -30,40 +37,37 @@ export async function listSchedules(interaction: GuildCommand, services: Schedul
   return parts.slice(0, 5);
 }
 
+/** What the shared schedule changes need, from the command's services. */
+function changeDeps(services: ScheduleCommandServices): ScheduleChangeDeps {
+  const { store, now, changed, forget } = services.schedules;
+  return { store, now, changed, forget, rules: services.rules, logger: services.runtime.logger };
+}
+
+/** Run a shared change, turning a schedule removed meanwhile into the command's refusal. */
+async function change(run: () => Promise<string>): Promise<string> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ScheduleGone) throw new OptionProblem(error.message);
+    throw error;
+  }
+}
+
 export async function pauseSchedule(interaction: GuildCommand, services: ScheduleCommandServices): Promise<string> {
   const found = await chosenSchedule(interaction, services);
-  if (found.paused) return `\`${found.id}\` is already paused: ${found.paused.reason}`;
-  const name = displayNameOf(interaction.member, interaction.user);
-  const reason = interaction.options.getString('reason')?.trim() || `paused by ${name}.`;
-  const at = services.schedules.now();
-  await services.schedules.store.update(interaction.guildId, found.id, (s) => ({ ...s, paused: { at, reason, byId: interaction.user.id, byName: name } }));
-  services.schedules.changed();
-  const note = await auditAction(services, interaction, 'schedule.pause', `paused the scheduled question \`${found.id}\` (“${questionPreview(found.question, 80)}”): ${reason}`);
-  return `⏸️ Paused \`${found.id}\`: no runs until someone resumes it with \`/schedule resume\`.${note}`;
+  return change(() => pauseSchedule_(changeDeps(services), actorOf(interaction), found, interaction.options.getString('reason') ?? undefined));
 }
 
 export async function resumeSchedule(interaction: GuildCommand, services: ScheduleCommandServices): Promise<string> {
   const found = await chosenSchedule(interaction, services);
-  if (!found.paused) return `\`${found.id}\` is not paused. Its next runs:\n${nextRunsText(found, services.schedules.now())}`;
   // Owners resume only while they may own schedules; a moderator may resume anyone's (its runs check its owner).
-  if (found.ownerId === interaction.user.id) await requireRight(interaction, services);
-  const now = services.schedules.now();
-  // Runs missed while it was paused are neither made nor reported as skipped: it counts from now.
-  const resumed = await services.schedules.store.update(interaction.guildId, found.id, ({ paused: _was, ...s }) => ({ ...s, activeSince: now }));
-  if (!resumed) throw new OptionProblem(`\`${found.id}\` was removed meanwhile. Nothing was changed.`);
-  services.schedules.changed();
-  const note = await auditAction(services, interaction, 'schedule.resume', `resumed the scheduled question \`${found.id}\` (“${questionPreview(found.question, 80)}”) ${whenText(found)}`);
-  return `▶️ Resumed \`${found.id}\` (it had been paused: ${found.paused.reason}). Next runs:\n${nextRunsText(resumed, now)}${note}`;
+  if (found.paused && found.ownerId === interaction.user.id) await requireRight(interaction, services);
+  return change(() => resumeSchedule_(changeDeps(services), actorOf(interaction), found));
 }
 
 export async function removeSchedule(interaction: GuildCommand, services: ScheduleCommandServices): Promise<string> {
   const found = await chosenSchedule(interaction, services);
-  const removed = await services.schedules.store.remove(interaction.guildId, found.id);
-  if (!removed) throw new OptionProblem(`\`${found.id}\` was removed meanwhile.`);
-  services.schedules.changed();
-  await services.schedules.forget(scheduleKey(removed)).catch((error) => services.runtime.logger.warn({ err: error, schedule: removed.id }, "could not forget a removed schedule's claims"));
-  const note = await auditAction(services, interaction, 'schedule.remove', `removed the scheduled question \`${found.id}\` of <@${found.ownerId}> (“${questionPreview(found.question, 80)}”)`);
-  return `🗑️ Removed \`${found.id}\` (“${questionPreview(found.question, 120)}”). Its past threads stay.${note}`;
+  return change(() => removeSchedule_(changeDeps(services), actorOf(interaction), found));
 }
 
 export async function runSchedule(interaction: GuildCommand, services: ScheduleCommandServices): Promise<string> {

@@ -6,7 +6,8 @@
  */
 import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
-import { ANSWER_MODES, answerMode, type AnswerMode, type SettingSource } from '../src/policy/index.js';
+import { answerMode, type AnswerMode, type SettingSource } from '../src/policy/index.js';
+import { answersProblem, settingAnswer } from '../src/discord/text/setting-answers.js';
 import { ANSWER_WORDS } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { saveChange } from './moderation.js';
@@ -28,14 +29,12 @@ export function answersSubcommand(s: SlashCommandSubcommandBuilder): SlashComman
 
 export async function setAnswers(interaction: GuildCommand, ctx: AnswerServices): Promise<string> {
   const mode = interaction.options.getString('mode', true);
-  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) throw new OptionProblem(`Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use mention, always, off or default. Nothing was changed.`);
-  if (mode === 'always' && !ctx.runtime.messageContent) {
-    throw new OptionProblem('I cannot answer every message: I run without the Message Content intent, so I only see messages that mention me. The bot\'s operator can turn it on (the Discord developer portal, then DISCORD_MESSAGE_CONTENT=true). Nothing was changed.');
-  }
+  const problem = answersProblem(mode, ctx.runtime.messageContent);
+  if (problem) throw new OptionProblem(problem);
   // No channel given: the whole server.
   const place = (await placeOption(interaction)) ?? {};
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setAnswers(interaction.guildId, actor, { place, mode: mode === 'default' ? null : (mode as AnswerMode) }));
-  return saved ? `✅ Done: ${saved.detail}. It applies from the next message.${saved.logNote}` : '';
+  return saved ? settingAnswer('answers', saved) : '';
 }
 
 const SOURCE_WORDS: Record<SettingSource, string> = { channel: 'set for this channel', category: 'set for its category', server: 'set for this server', default: 'the default' };

@@ -9,6 +9,7 @@ import { cleanText } from '../src/agent/clean-text.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { modelIsAllowed } from '../src/policy/index.js';
 import { choosableModels, modelProblem } from '../src/discord/text/choice-answers.js';
+import { personaProblem, settingAnswer } from '../src/discord/text/setting-answers.js';
 import { PERSONA_MAX_CHARS } from '../src/state/index.js';
 import type { SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
@@ -52,17 +53,18 @@ export async function setModel(interaction: GuildCommand, ctx: AssistantServices
     throw new OptionProblem(modelProblem(chosen, await choosable(ctx)));
   }
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setModel(interaction.guildId, actor, { place, model: reset ? null : chosen }));
-  return saved ? `✅ Done: ${saved.detail}. It applies from the next question; the answer's footer names the model.${saved.logNote}` : '';
+  return saved ? settingAnswer('model', saved) : '';
 }
 
 export async function setPersona(interaction: GuildCommand, ctx: AssistantServices): Promise<string> {
   const reset = interaction.options.getBoolean('reset') ?? false;
   const text = cleanText(interaction.options.getString('text') ?? '').trim();
   if (!reset && !text) throw new OptionProblem('Give the persona as `text` (tone, language, focus), or `reset: True` to remove it. Nothing was changed.');
-  if (text.length > PERSONA_MAX_CHARS) throw new OptionProblem(`A persona is at most ${PERSONA_MAX_CHARS} characters (this one is ${text.length}). Nothing was changed.`);
+  const problem = personaProblem(text);
+  if (problem) throw new OptionProblem(problem);
   const place = await settingPlace(interaction);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setPersona(interaction.guildId, actor, { place, text: reset ? null : text }));
-  return saved ? `✅ Done: ${saved.detail}. It applies from the next question. A persona shapes tone, language and focus; it never changes my tools, limits or safety rules.${saved.logNote}` : '';
+  return saved ? settingAnswer('persona', saved) : '';
 }
 
 export async function completeModel(interaction: AutocompleteInteraction, ctx: AssistantServices): Promise<void> {

@@ -9,6 +9,7 @@ import type { ChatInputCommandInteraction, SlashCommandSubcommandBuilder } from 
 import type { RuleServices, Runtime, TurnServices } from '../src/discord/services.js';
 import { MEMORY_KINDS, memorySettings, type MemoryKind, type MemorySettings, type SettingSource } from '../src/policy/index.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
+import { MEMORY_OFF_EFFECT, memoryProblem, settingAnswer } from '../src/discord/text/setting-answers.js';
 import { auditAction, saveChange } from './moderation.js';
 import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
@@ -35,14 +36,14 @@ export function eraseSubcommand(s: SlashCommandSubcommandBuilder): SlashCommandS
 export async function setMemory(interaction: GuildCommand, ctx: MemorySettingServices): Promise<string> {
   const state = interaction.options.getString('state', true);
   const what = interaction.options.getString('what') ?? 'both';
-  if (!['on', 'off', 'default'].includes(state) || !['both', ...MEMORY_KINDS].includes(what)) throw new OptionProblem('Use state on, off or default, and what both, members or threads. Nothing was changed.');
+  const problem = memoryProblem(state, what);
+  if (problem) throw new OptionProblem(problem);
   const kinds: MemoryKind[] = what === 'both' ? [...MEMORY_KINDS] : [what as MemoryKind];
   // No channel given: the whole server.
   const place = (await placeOption(interaction)) ?? {};
   const on = state === 'default' ? null : state === 'on';
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setMemory(interaction.guildId, actor, { place, kinds, on }));
-  const effect = state === 'off' ? ' There, I use no member notes and offer no memory tools for it; notes are kept (members still see and remove theirs with /memory).' : '';
-  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${effect}${saved.logNote}` : '';
+  return saved ? settingAnswer('memory', saved, state === 'off' ? MEMORY_OFF_EFFECT : '') : '';
 }
 
 export async function eraseMemory(interaction: GuildCommand, ctx: MemorySettingServices & { turns: Pick<TurnServices, 'memory'> }): Promise<string> {

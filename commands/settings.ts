@@ -12,7 +12,8 @@ import { ruleChannel, NO_MENTIONS } from '../src/discord/members.js';
 import { fitMessage } from '../src/discord/posting/split-message.js';
 import { describeError } from '../src/errors.js';
 import { STEP_LIMIT } from '../src/agent/run-defaults.js';
-import { channelSettings, DISPLAY_LEVELS, SCHEDULE_ACCESS, scheduleAccess, SKILL_ACCESS, skillAccess, type DisplayLevel, type ScheduleAccess, type SkillAccess } from '../src/policy/index.js';
+import { channelSettings, scheduleAccess, SKILL_ACCESS, skillAccess, type DisplayLevel, type ScheduleAccess, type SkillAccess } from '../src/policy/index.js';
+import { displayProblem, scheduleAccessProblem, settingAnswer } from '../src/discord/text/setting-answers.js';
 import { LEVEL_WORDS, SCHEDULE_WORDS, SKILL_WORDS, type SettingPlace } from '../src/discord/text/settings-text.js';
 import { OptionProblem, placeOption, RULE_CHANNEL_TYPES } from './command-options.js';
 import { allowModerator, saveChange } from './moderation.js';
@@ -32,12 +33,11 @@ async function displayPlace(interaction: GuildCommand): Promise<SettingPlace> {
 
 async function setDisplay(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const level = interaction.options.getString('level', true);
-  if (level !== 'default' && !DISPLAY_LEVELS.includes(level as DisplayLevel)) {
-    throw new OptionProblem(`Unknown display level \`${level.slice(0, TEXT_CAPS.typedWord)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`);
-  }
+  const problem = displayProblem(level);
+  if (problem) throw new OptionProblem(problem);
   const place = await displayPlace(interaction);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setDisplay(interaction.guildId, actor, { place, level: level === 'default' ? null : (level as DisplayLevel) }));
-  return saved ? `✅ Done: ${saved.detail}. It applies from the next question.${saved.logNote}` : '';
+  return saved ? settingAnswer('display', saved) : '';
 }
 
 async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
@@ -48,10 +48,11 @@ async function setStepLimit(interaction: GuildCommand, ctx: SettingsServices): P
 
 async function setSchedules(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {
   const who = interaction.options.getString('who', true);
-  if (!SCHEDULE_ACCESS.includes(who as ScheduleAccess)) throw new OptionProblem(`Unknown choice \`${who.slice(0, TEXT_CAPS.typedWord)}\`: use off, moderators or everyone. Nothing was changed.`);
+  const problem = scheduleAccessProblem(who);
+  if (problem) throw new OptionProblem(problem);
   const saved = await saveChange(ctx, interaction, (actor) => ctx.rules.setScheduleAccess(interaction.guildId, actor, who as ScheduleAccess));
   // A schedule whose owner may no longer have one pauses at its next run, saying why; none runs without its owner's right.
-  return saved ? `✅ Done: ${saved.detail}. Each schedule's owner is checked again at its next run.${saved.logNote}` : '';
+  return saved ? settingAnswer('schedules', saved) : '';
 }
 
 async function setSkills(interaction: GuildCommand, ctx: SettingsServices): Promise<string> {

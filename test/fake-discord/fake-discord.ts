@@ -15,6 +15,7 @@ import { channelRoutes } from './routes/channels.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { messageRoutes } from './routes/messages.js';
 import { metaRoutes } from './routes/meta.js';
+import { FakeOAuth } from './oauth.js';
 import { SnowflakeCounter } from './snowflake.js';
 import { sendMemberChunks, sendReady } from './ready.js';
 import { FakeWorld } from './world.js';
@@ -88,6 +89,8 @@ export class FakeDiscord extends Conversations {
   readonly botId: string;
   readonly applicationId: string;
   readonly defaults: FakeDefaults;
+  /** Discord's OAuth2 side: the authorize page, the token URL, and what a bearer token reads (oauth.ts). */
+  readonly oauth: FakeOAuth;
   #server: Server | null = null;
   #wss: WebSocketServer | null = null;
   #router: RestRouter | null = null;
@@ -131,6 +134,7 @@ export class FakeDiscord extends Conversations {
     this.#maxConcurrency = options.maxConcurrency ?? 1;
     this.#privileged = privileged;
     this.#heartbeat = options.heartbeatIntervalMs ?? 41_250;
+    this.oauth = new FakeOAuth(core.world, () => this.applicationId, core.settings.now);
     this.defaults = options.defaultWorld === false ? emptyDefaults() : this.createDefaultWorld();
   }
 
@@ -253,6 +257,7 @@ export class FakeDiscord extends Conversations {
 
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if ((req.method === 'GET' || req.method === 'HEAD') && this.core.cdn.handle(req, res)) return;
+    if (await this.oauth.handle(req, res)) return;
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname.replace(/^\/api\/v\d+/, '');
     const hold = this.#holds.find((h) => h.matches((req.method ?? 'GET').toUpperCase(), path));
     if (hold) {

@@ -50,6 +50,16 @@ export function metaRoutes(core: FakeCore, meta: MetaSettings): RouteDef[] {
     { method: 'GET', pattern: '/gateway', auth: false, handle: () => json({ url: meta.gatewayUrl() }) },
     { method: 'GET', pattern: '/users/@me', auth: true, handle: () => json(userJSON(core.world.users.get(core.botId)!)) },
     {
+      // The bot's servers (user.mdx, Get Current User Guilds: ids ascending after `after`, at most `limit`, 1-200).
+      method: 'GET', pattern: '/users/@me/guilds', auth: true,
+      handle: ({ query }) => {
+        const after = BigInt(query.get('after') ?? '0');
+        const limit = Math.min(Math.max(Number(query.get('limit') ?? 200), 1), 200);
+        const ids = core.world.mutualGuilds(core.botId).filter((id) => BigInt(id) > after).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)).slice(0, limit);
+        return json(ids.map((id) => ({ id, name: core.world.guilds.get(id)!.name, icon: null, banner: null, owner: false, permissions: '0', features: [] })));
+      },
+    },
+    {
       method: 'GET', pattern: '/users/:userId', auth: true,
       handle: ({ params }) => {
         const user = core.world.users.get(params.userId!);
