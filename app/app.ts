@@ -27,6 +27,9 @@ import { createScheduleRunner } from '../src/discord/schedules/schedule-runner.j
 import { createScheduler, systemClock, type Scheduler, type SchedulerClock, type TickReport } from '../src/discord/schedules/scheduler.js';
 import { scaleParts } from './scale.js';
 import { startTelemetry } from './telemetry.js';
+import { openConsole } from './console.js';
+import { clientDiscord } from '../src/console/discord-reads.js';
+import type { RunningConsole } from '../src/console/server.js';
 
 /** What tests replace: everything else comes from the configuration, as under `npm start`. */
 export interface AppOverrides extends CoreOverrides, TurnOverrides {
@@ -58,6 +61,8 @@ export interface App {
   recovered: Promise<number>;
   /** Settles when the skill commands of the guilds held at start-up are in line with their skills. */
   skillsSynced: Promise<void>;
+  /** The web console, when CONSOLE_PORT is set (not in a shard: `npm run console` serves them all). */
+  console?: RunningConsole;
   /** Stop runs (each says it was interrupted), disconnect, close the calculator, knowledge base and storage. */
   stop(): Promise<void>;
 }
@@ -200,6 +205,18 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     // In the background too: each guild's skill commands, and those of a guild the bot joins later.
     const skillsSynced = skills.reconcile(running.client).catch((error) => logger.warn({ err: error }, 'could not check the skill commands at start-up'));
     running.client.on(Events.GuildCreate, (guild) => void skills.reconcile(running.client, [guild.id]).catch(() => undefined));
+    // The web console, over the same rules, usage, schedules and pipeline (off unless CONSOLE_PORT is set).
+    const consoleServer = await openConsole(config, {
+      storage, rules: services.rules, limiter, discord: clientDiscord(running.client), messageContent: discord.messageContent, logger, now,
+      schedules: { ...services.schedules, rules, logger },
+      live: { turns, client: () => running.client },
+    }).catch(async (error: unknown) => {
+      // Its port taken, say: the bot is already connected, so it stops before the rest is torn down.
+      scheduler.stop();
+      await running.stop();
+      throw error;
+    });
+    teardown.add(() => consoleServer?.close());
     logger.info(
       { storage: storage.where, model: config.model.model, baseURL: config.model.baseURL ?? 'OpenAI', knowledge: knowledge?.services.base.where ?? 'off', health: health?.url, contextTokens: core.contextTokens ?? 'unknown (set MODEL_CONTEXT_TOKENS)' },
       'threadwise is running',
@@ -215,6 +232,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
       scheduled,
       recovered,
       skillsSynced,
+      console: consoleServer,
       async stop() {
         scheduler.stop();
         await running.stop();

@@ -8,7 +8,8 @@ import type { Client } from 'discord.js';
 import { takesImages, type Config } from '../src/config.js';
 import type { Core } from '../src/core.js';
 import { createAttachmentReader } from '../src/discord/files/attachments.js';
-import { postToLogChannel } from '../src/discord/rules/audit-trail.js';
+import type { REST } from '@discordjs/rest';
+import { postToLogChannel, postToLogChannelRest } from '../src/discord/rules/audit-trail.js';
 import { createRules, type Rules } from '../src/discord/rules/rules.js';
 import { createToolPolicy } from '../src/discord/rules/place-rules.js';
 import { RunJournal } from '../src/discord/runs/run-journal.js';
@@ -45,17 +46,22 @@ export class Teardown {
  * suspended while MCP servers start up). The rules object's writes post through it.
  */
 export class LogChannelPosts {
-  private client: Client | undefined;
+  private poster: ((guildId: string, channelId: string, line: string) => Promise<string>) | undefined;
 
   constructor(private readonly logger: Logger) {}
 
   connected(client: Client): void {
-    this.client = client;
+    this.poster = (guildId, channelId, line) => postToLogChannel(this.logger, client, guildId, channelId, line);
+  }
+
+  /** A web console running apart from the bot posts through Discord's REST with the bot token. */
+  connectedRest(rest: REST): void {
+    this.poster = (guildId, channelId, line) => postToLogChannelRest(this.logger, rest, guildId, channelId, line);
   }
 
   /** '' once posted (or with no channel to post to), else a note for whoever made the change saying why it could not be. */
   async post(guildId: string, channelId: string | undefined, line: string): Promise<string> {
-    return this.client && channelId ? postToLogChannel(this.logger, this.client, guildId, channelId, line) : '';
+    return this.poster && channelId ? this.poster(guildId, channelId, line) : '';
   }
 }
 
@@ -99,7 +105,8 @@ export function buildMetrics(config: Config, parts: { core: Core; queue: ThreadQ
  */
 export function buildRules(
   config: Config,
-  parts: { storage: Storage; core: Core; knowledge?: AppKnowledge; threads?: AppThreads; logChannel: LogChannelPosts; now: () => Date; logger: Logger },
+  // The tools and the default model (a console apart from the bot lists the built-in tools without an engine).
+  parts: { storage: Pick<Storage, 'guildSettings'>; core: Pick<Core, 'defaultModel'> & { engine: Pick<Core['engine'], 'tools'> }; knowledge?: AppKnowledge; threads?: AppThreads; logChannel: LogChannelPosts; now: () => Date; logger: Logger },
 ): Rules & { channelDefaults: ChannelDefaults } {
   const { storage, core, knowledge, threads, logChannel, now, logger } = parts;
   const toolPolicy = (read: (guildId: string) => Promise<GuildSettings>) => {

@@ -8,9 +8,9 @@
 import { MessageFlags, PermissionFlagsBits, type CommandInteraction } from 'discord.js';
 import type { RuleServices, Runtime } from '../src/discord/services.js';
 import { displayNameOf, NO_MENTIONS } from '../src/discord/members.js';
-import { describeError } from '../src/errors.js';
 import type { Actor } from '../src/discord/rules/audit-trail.js';
 import { auditNote } from '../src/discord/schedules/schedule-changes.js';
+import { saveFailed } from '../src/discord/text/choice-answers.js';
 
 /** A slash or context-menu command used in a server. */
 type GuildCommand = CommandInteraction<'cached' | 'raw'>;
@@ -56,7 +56,7 @@ export async function saveChange<T>(ctx: { runtime: Pick<Runtime, 'logger'> }, i
     return await write(actorOf(interaction));
   } catch (error) {
     ctx.runtime.logger.error({ err: error, interactionId: interaction.id, guildId: interaction.guildId, command: interaction.commandName }, 'could not save a moderator change');
-    await interaction.editReply({ content: `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`, allowedMentions: NO_MENTIONS });
+    await interaction.editReply({ content: saveFailed(error), allowedMentions: NO_MENTIONS });
     return undefined;
   }
 }

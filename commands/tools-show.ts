@@ -5,7 +5,8 @@
  * it sits in code blocks it cannot close, or is escaped, and a long listing comes as a file.
  */
 import type { ChatInputCommandInteraction } from 'discord.js';
-import { escapeInline, inertLinks } from '../src/agent/clean-text.js';
+import { inertLinks } from '../src/agent/clean-text.js';
+import { changeSummary, lineDiff, listingText } from '../src/discord/text/listing-text.js';
 import type { ToolListing } from '../src/agent/tool.js';
 import { NO_MENTIONS } from '../src/discord/members.js';
 import type { RuleServices } from '../src/discord/services.js';
@@ -13,6 +14,8 @@ import { pinMismatch, pinnedListing } from '../src/policy/index.js';
 import { OptionProblem, toolOption } from './command-options.js';
 import { TEXT_CAPS } from '../src/agent/text-caps.js';
 import { MESSAGE_LIMIT } from '../src/discord/posting/split-message.js';
+
+export { changeSummary, lineDiff, listingText };
 
 type GuildCommand = ChatInputCommandInteraction<'cached' | 'raw'>;
 
@@ -22,54 +25,6 @@ const INLINE_ROOM = 1_700;
 /** Text from a server inside a code block: it cannot close the block, nor become a link if it did. */
 function codeBlock(text: string, lang = ''): string {
   return `\`\`\`${lang}\n${inertLinks(text.replace(/```/g, '`\u200b``')) || ' '}\n\`\`\``;
-}
-
-/** A listing in full, as plain text (the file's content, and the reply's when short). */
-export function listingText(listing: Pick<ToolListing, 'tool' | 'title' | 'description' | 'schema' | 'annotations'>): string {
-  const hints = Object.entries(listing.annotations).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none';
-  let schema = listing.schema;
-  try {
-    schema = JSON.stringify(JSON.parse(listing.schema), null, 2);
-  } catch {
-    /* shown as stored */
-  }
-  return [`tool: ${listing.tool}`, `title: ${listing.title ?? '(none)'}`, `annotations: ${hints}`, 'description (what the model reads):', listing.description, 'parameters (the schema the model is offered):', schema].join('\n');
-}
-
-/**
- * The lines of `before` and `after` that differ, as a unified-style diff (`-` pinned, `+` now), with a
- * line of context around each change. Longest common subsequence over at most 400 lines a side.
- */
-export function lineDiff(before: string, after: string): string {
-  const a = before.split('\n').slice(0, 400);
-  const b = after.split('\n').slice(0, 400);
-  const common: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) common[i]![j] = a[i] === b[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
-  }
-  const rows: Array<{ mark: ' ' | '-' | '+'; line: string }> = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) rows.push({ mark: ' ', line: a[i++]! }), j++;
-    else if (j < b.length && (i >= a.length || common[i]![j + 1]! >= common[i + 1]![j]!)) rows.push({ mark: '+', line: b[j++]! });
-    else rows.push({ mark: '-', line: a[i++]! });
-  }
-  const near = (k: number) => rows.slice(Math.max(0, k - 1), k + 2).some((r) => r.mark !== ' ');
-  return rows.filter((r, k) => r.mark !== ' ' || near(k)).map((r) => `${r.mark} ${r.line}`).join('\n');
-}
-
-/** What changed between a pinned listing and the listing now, field by field, short enough for a message. */
-export function changeSummary(pinned: ToolListing | undefined, now: ToolListing): string {
-  if (!pinned) return 'It was enabled before the bot kept what it pinned (or its pin covered less then), so there is no old text to compare: check it as if new.';
-  const fields: Array<[string, string, string]> = [
-    ['title', pinned.title ?? '(none)', now.title ?? '(none)'],
-    ['description', pinned.description, now.description],
-    ['annotations', JSON.stringify(pinned.annotations), JSON.stringify(now.annotations)],
-  ];
-  const lines = fields.filter(([, was, is]) => was !== is).map(([field, was, is]) => `**${field}**: was «${escapeInline(was, TEXT_CAPS.changedField)}» → now «${escapeInline(is, TEXT_CAPS.changedField)}»`);
-  if (pinned.schema !== now.schema) lines.push('**parameters** changed (`/tools show` has the whole difference).');
-  return lines.join('\n') || 'Nothing the model reads changed.';
 }
 
 /** `/tools show`: an outside tool's listing in full; with what changed since it was pinned, when it was. */

@@ -17,7 +17,7 @@ import type { ActiveSession } from './sessions.js';
 /** The rules object as the console uses it: reads for display, named writes that audit themselves. */
 export type ConsoleRules = Pick<
   RuleServices,
-  'snapshot' | 'auditPage' | 'setToolMode' | 'setApproval' | 'setModel' | 'setPersona' | 'setAnswers' | 'setMemory' | 'setScheduleAccess' | 'recordAction' | 'tools' | 'channelDefaults' | 'serverModels' | 'outside'
+  'snapshot' | 'auditPage' | 'setToolMode' | 'repinTool' | 'setApproval' | 'setDisplay' | 'setModel' | 'setPersona' | 'setAnswers' | 'setMemory' | 'setScheduleAccess' | 'recordAction' | 'tools' | 'channelDefaults' | 'serverModels' | 'outside'
 >;
 
 export interface ConsoleDeps {

@@ -4,7 +4,8 @@
  * object's named writes, its `recordAction` (the knowledge base, schedules, exports) and tool approvals
  * all go through it, so there is one way an action gets audited, and no change without its entry.
  */
-import type { Client } from 'discord.js';
+import type { REST } from '@discordjs/rest';
+import { Routes, type Client } from 'discord.js';
 import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { withAuditEntry, type ChangeRecord } from '../../policy/index.js';
@@ -87,11 +88,24 @@ export function createAuditTrail(deps: AuditDeps & { logChannel: LogChannelPost 
 
 /** Post to the log channel; '' on success or when none is set, else a note saying why it failed. */
 export async function postToLogChannel(logger: Pick<Logger, 'warn'>, client: Client, guildId: string | null, channelId: string | undefined, content: string): Promise<string> {
-  if (!channelId) return '';
-  try {
-    const channel = await client.channels.fetch(channelId);
+  return postWith(logger, guildId, channelId, async (id) => {
+    const channel = await client.channels.fetch(id);
     if (!channel?.isSendable()) throw new Error('it is not a channel I can post in');
     await channel.send({ content, allowedMentions: NO_MENTIONS });
+  });
+}
+
+/** The same post through Discord's REST alone (a web console running apart from the bot). */
+export async function postToLogChannelRest(logger: Pick<Logger, 'warn'>, rest: REST, guildId: string | null, channelId: string | undefined, content: string): Promise<string> {
+  return postWith(logger, guildId, channelId, async (id) => {
+    await rest.post(Routes.channelMessages(id), { body: { content, allowed_mentions: { parse: [] } } });
+  });
+}
+
+async function postWith(logger: Pick<Logger, 'warn'>, guildId: string | null, channelId: string | undefined, post: (channelId: string) => Promise<void>): Promise<string> {
+  if (!channelId) return '';
+  try {
+    await post(channelId);
     return '';
   } catch (error) {
     logger.warn({ err: error, guildId, logChannelId: channelId }, 'could not post to the log channel');

@@ -28,6 +28,11 @@ export interface ToolWrites {
    * every rule removed; the audit log keeps its first 900 characters.
    */
   resetTools(guildId: string, actor: Actor, change: { tool?: string; target: RuleTarget | 'everywhere' }): Promise<(Written & { removed: ToolRule[] }) | undefined>;
+  /**
+   * Accept what an outside tool says of itself now (its server changed it since it was pinned): the pin
+   * moves to its listing now, and where the rules enable it, it runs again. The rules stay as they are.
+   */
+  repinTool(guildId: string, actor: Actor, change: { tool: string; pin: { fingerprint: string; listing?: ToolListing } }): Promise<Written>;
 }
 
 /** How a reset names what it is for: `` `calculate` everywhere ``, `every tool in <#1>`. */
@@ -57,6 +62,13 @@ export function createToolWrites(trail: AuditTrail, deps: { read: (guildId: stri
       return trail.change(guildId, actor, { action: `tools.approval.${mode}`, detail }, (s) => ({
         ...s,
         approvalRules: setToolRule(s.approvalRules ?? [], tool, mode === 'auto', target),
+      }));
+    },
+    repinTool(guildId, actor, { tool, pin }) {
+      const detail = `accepted the changed \`${tool}\` as its MCP server describes it now (pinned as it is now)`;
+      return trail.change(guildId, actor, { action: 'tools.pin', detail }, (s) => ({
+        ...s,
+        toolPins: { ...s.toolPins, [tool]: { fingerprint: pin.fingerprint, ...(pin.listing ? { listing: { ...pin.listing } } : {}), at: deps.now().getTime() } },
       }));
     },
     async resetTools(guildId, actor, { tool, target }) {

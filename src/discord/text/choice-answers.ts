@@ -5,6 +5,7 @@
  * the choice against it and words the answer. Discord markup (inline code, mentions) is kept: the console
  * renders the same markup as HTML.
  */
+import { describeError } from '../../errors.js';
 import type { ChannelDefaults, RuleTarget } from '../../policy/index.js';
 import { shadowingRules } from '../../policy/index.js';
 import type { ToolRule } from '../../state/guild-settings-schema.js';
@@ -31,6 +32,11 @@ export async function choosableModels(defaults: Pick<ChannelDefaults, 'model' | 
 /** Why a model a moderator chose cannot be used, naming the ones that can. */
 export function modelProblem(chosen: string, allowed: readonly string[]): string {
   return `\`${chosen.slice(0, 60).replace(/`/g, 'ˋ')}\` is not a model this bot may use. Choose one of: ${allowed.map((m) => `\`${m}\``).join(', ')} (the operator lists them in OPENAI_MODELS). Nothing was changed.`;
+}
+
+/** What a moderator hears when the store refused a change: nothing was saved. */
+export function saveFailed(error: unknown): string {
+  return `❌ I could not save that (${describeError(error)}). Nothing was changed; try again in a moment.`;
 }
 
 /** A role rule for @everyone is no role rule. */
