@@ -5,7 +5,7 @@
  * which run in the bot's process), and cannot decide approvals: a decision resumes a run, which happens
  * in the process that holds the server, so waiting calls are decided with their buttons in Discord.
  */
-import { REST } from '@discordjs/rest';
+import { REST } from 'discord.js';
 import { loadConfigOrReport } from '../src/config.js';
 import { restDiscord } from '../src/console/discord-reads.js';
 import { describeError } from '../src/errors.js';

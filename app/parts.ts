@@ -8,7 +8,7 @@ import type { Client } from 'discord.js';
 import { takesImages, type Config } from '../src/config.js';
 import type { Core } from '../src/core.js';
 import { createAttachmentReader } from '../src/discord/files/attachments.js';
-import type { REST } from '@discordjs/rest';
+import type { REST } from 'discord.js';
 import { postToLogChannel, postToLogChannelRest } from '../src/discord/rules/audit-trail.js';
 import { createRules, type Rules } from '../src/discord/rules/rules.js';
 import { createToolPolicy } from '../src/discord/rules/place-rules.js';

@@ -6,7 +6,8 @@
  * cache, which the gateway keeps current; in a console of its own they are asked too, through
  * @discordjs/rest (and the REST proxy when one is set), so the bot's rate limit is shared either way.
  */
-import { DiscordAPIError, type REST } from '@discordjs/rest';
+// From discord.js, not @discordjs/rest directly: the client's REST is that (CommonJS) copy, and errors must be its class.
+import { DiscordAPIError, type REST } from 'discord.js';
 import { ChannelType, Routes, type APIChannel, type APIGuild, type APIGuildMember, type Client } from 'discord.js';
 
 /** A role as rights are computed from it. */

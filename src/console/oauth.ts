@@ -7,7 +7,7 @@
  * discord.js's REST client, like every other call to Discord.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { DiscordAPIError, REST } from '@discordjs/rest';
+import { DiscordAPIError, REST } from 'discord.js';
 import { Routes, type RESTGetAPICurrentUserGuildsResult, type RESTGetAPIUserResult, type RESTPostOAuth2AccessTokenResult } from 'discord.js';
 
 /** The scopes asked for: who the member is, and the servers they are in (only to know where to look). */

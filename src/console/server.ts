@@ -38,8 +38,8 @@ export function createConsoleApp(deps: ConsoleDeps): { app: Hono<ConsoleEnv>; cl
     c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('X-Frame-Options', 'DENY');
-    // No page address (a sign-in code, a server's id) leaks to another site through Referer.
-    c.header('Referrer-Policy', 'no-referrer');
+    // No page address (a sign-in code, a server's id) leaks to another site through Referer; same-origin, not no-referrer, so the browser still sends our own Origin with a form (no-referrer makes it "null").
+    c.header('Referrer-Policy', 'same-origin');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     if (config.secure) c.header('Strict-Transport-Security', 'max-age=31536000');
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
@@ -58,6 +58,7 @@ export function createConsoleApp(deps: ConsoleDeps): { app: Hono<ConsoleEnv>; cl
 
   app.notFound((c) => c.html(documentText(layout({ title: 'Not found' }, html`<h1>Not found</h1><p>There is no such page. <a href="/">Back to your servers</a></p>`)), 404));
   app.onError((error, c) => {
+    if (process.env.CONSOLE_DEBUG) console.error(error);
     deps.logger.error({ err: error, path: c.req.path }, 'console: a page failed');
     return c.html(documentText(problemPage({ title: 'Unavailable' }, 'Not available right now', `This page could not be made (${describeError(error)}): Discord or the storage did not answer. Nothing was changed; try again in a moment.`)), 503);
   });

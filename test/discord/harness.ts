@@ -47,8 +47,8 @@ export interface HarnessOptions {
   keyvUrl?: string;
   maxRetries?: number;
   stepLogIntervalMs?: number;
-  /** More settings, as environment variables (`AGENT_PROTOCOL: 'text'`, `HISTORY_TOKEN_BUDGET: '600'`). */
-  env?: Record<string, string>;
+  /** More settings, as environment variables (`AGENT_PROTOCOL: 'text'`, `HISTORY_TOKEN_BUDGET: '600'`); a function when they name the fake (its application id). */
+  env?: Record<string, string> | ((fake: FakeDiscord) => Record<string, string>);
   /** Replace tools' code by name, so a test sees (or holds) every call. */
   toolRuns?: Record<string, ToolDefinition['run']>;
   /** How many waiting follow-ups one turn takes (the bench's one-run-per-message baseline sets 1). */
@@ -103,7 +103,7 @@ export async function startHarness(options: HarnessOptions = {}, reuse?: { fake:
     DISCORD_MESSAGE_CONTENT: String(options.messageContent ?? true),
     WIKIPEDIA_API_URL: 'http://127.0.0.1:9/w/api.php',
     HTTP_USER_AGENT: 'threadwise-test',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(fake) : options.env),
   });
   // Registered as `npm run deploy-commands` does without DISCORD_GUILD_ID: Discord offers no others.
   fake.registerCommands(commands.map((c) => c.data.toJSON()));

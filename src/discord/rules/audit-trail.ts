@@ -4,8 +4,7 @@
  * object's named writes, its `recordAction` (the knowledge base, schedules, exports) and tool approvals
  * all go through it, so there is one way an action gets audited, and no change without its entry.
  */
-import type { REST } from '@discordjs/rest';
-import { Routes, type Client } from 'discord.js';
+import { Routes, type Client, type REST } from 'discord.js';
 import { describeError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { withAuditEntry, type ChangeRecord } from '../../policy/index.js';

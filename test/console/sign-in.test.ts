@@ -1,0 +1,77 @@
+/**
+ * Signing in to the web console in a real browser (headless Chromium) against the fake Discord's OAuth2
+ * side, with the production defaults and the console on: state and PKCE are checked, a wrong state is
+ * refused, the member's token is revoked at once, the cookie's flags, the sign-in rate limit, and what
+ * the server list holds (only servers where the member has Manage Server now). One bot for the file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { browserTestsRun, openBrowser } from './browser.js';
+import { startConsoleWorld, signIn, type ConsoleWorld } from './console-world.js';
+
+describe.skipIf(!browserTestsRun())('signing in to the console', () => {
+  let w: ConsoleWorld;
+  let browser: { context: BrowserContext; close(): Promise<void> };
+  let otherGuildId: string;
+
+  beforeAll(async () => {
+    w = await startConsoleWorld();
+    // A second server where the moderator is a plain member: the bot is there, the right is not.
+    otherGuildId = w.fake.addGuild({ name: 'Other Guild' }).id;
+    w.fake.addMember({ guildId: otherGuildId, userId: w.modId });
+    browser = await openBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await w?.h.close();
+  });
+
+  it('signs in with state and PKCE (S256), revokes the member\'s token at once, and lists only the servers the member manages now', async () => {
+    const exchangesBefore = w.fake.oauth.exchanges.length;
+    const page = await signIn(w, browser.context, w.modId);
+    const asked = w.fake.oauth.authorizations.at(-1)!;
+    expect(asked.get('scope')).toBe('identify guilds');
+    expect(asked.get('code_challenge_method')).toBe('S256');
+    expect(asked.get('state')?.length).toBeGreaterThanOrEqual(32);
+    const exchange = w.fake.oauth.exchanges[exchangesBefore]!;
+    expect(exchange).toMatchObject({ grantType: 'authorization_code', hadVerifier: true, status: 200 });
+    expect(w.fake.oauth.liveTokens).toBe(0);
+    expect(await page.locator('h1').textContent()).toBe('Your servers');
+    const servers = await page.locator('ul.servers a').allTextContents();
+    expect(servers).toEqual(['Test Guild']);
+    // The other server is refused outright, whatever its address.
+    const refused = await page.goto(`${w.url}/g/${otherGuildId}`);
+    expect(refused?.status()).toBe(403);
+    expect(await page.locator('main').textContent()).toContain('Manage Server permission');
+    await page.close();
+  });
+
+  it('refuses an answer from Discord whose state is not the one this browser started with, exchanging nothing', async () => {
+    // Start a sign-in (its state cookie set) without following it to Discord.
+    const started = await browser.context.request.get(`${w.url}/auth/login`, { maxRedirects: 0 });
+    expect(started.status()).toBe(302);
+    const exchanges = w.fake.oauth.exchanges.length;
+    const page = await browser.context.newPage();
+    const answer = await page.goto(`${w.url}/auth/callback?code=stolen-code&state=not-the-state-we-sent`);
+    expect(answer?.status()).toBe(403);
+    expect(await page.locator('main').textContent()).toContain('its state does not match');
+    expect(w.fake.oauth.exchanges.length).toBe(exchanges);
+    await page.close();
+  });
+
+  it('keeps the session in an HttpOnly, SameSite=Lax cookie (not Secure over plain http on loopback), and serves pages under a script-free CSP', async () => {
+    const cookie = (await browser.context.cookies(w.url)).find((c) => c.name === 'tw_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
+    const response = await browser.context.request.get(`${w.url}/`);
+    expect(response.headers()['content-security-policy']).toContain("default-src 'none'");
+    expect(response.headers()['content-security-policy']).not.toContain('script-src');
+    expect(response.headers()['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers 429 past 20 sign-ins a minute from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await fetch(`${w.url}/auth/login`, { redirect: 'manual' })).status);
+    expect(statuses.slice(0, 18).every((s) => s === 302)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
