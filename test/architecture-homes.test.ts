@@ -241,3 +241,11 @@ describe('interactions', () => {
     expect(importsOf(bot).filter((t) => t.startsWith('src/') && definesPrefix(t))).toEqual([]);
   });
 });
+
+describe('the web console', () => {
+  it('sits beside the Discord layer: only the composition root starts it, and only its escaping helpers make markup from text', () => {
+    expect(importers((t) => inside(t, 'src/console')).filter((file) => !inside(file, 'src/console', 'app'))).toEqual([]);
+    const makesMarkup = /new Html\(/;
+    expect(sourceFiles('src/console').filter((file) => makesMarkup.test(read(file))).sort()).toEqual(['src/console/html.ts', 'src/console/markup.ts']);
+  });
+});

@@ -79,7 +79,7 @@ describe('import direction', () => {
  */
 const PROJECT_LAYERS: ReadonlyArray<readonly string[]> = [
   ['app', 'src/cli'], // the composition roots: the bot and the terminal
-  ['commands', 'src/eval'], // what people use: one file per slash command, the evaluation runner and its suite format
+  ['commands', 'src/console', 'src/eval'], // what people use: one file per slash command, the moderators' web console, the evaluation runner and its suite format
   ['src/discord'], // events into thread replies
   ['src/core.ts', 'src/config.ts'], // the engine assembled from the validated settings
   ['src/policy', 'src/schedules'], // rule logic over values (pure)

@@ -5,7 +5,6 @@
  * rate). Started by the composition root in the bot's process when CONSOLE_PORT is set, or alone by
  * `npm run console`.
  */
-import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describeError } from '../errors.js';
@@ -58,7 +57,6 @@ export function createConsoleApp(deps: ConsoleDeps): { app: Hono<ConsoleEnv>; cl
 
   app.notFound((c) => c.html(documentText(layout({ title: 'Not found' }, html`<h1>Not found</h1><p>There is no such page. <a href="/">Back to your servers</a></p>`)), 404));
   app.onError((error, c) => {
-    if (process.env.CONSOLE_DEBUG) console.error(error);
     deps.logger.error({ err: error, path: c.req.path }, 'console: a page failed');
     return c.html(documentText(problemPage({ title: 'Unavailable' }, 'Not available right now', `This page could not be made (${describeError(error)}): Discord or the storage did not answer. Nothing was changed; try again in a moment.`)), 503);
   });
@@ -80,7 +78,7 @@ export async function startConsole(deps: ConsoleDeps): Promise<RunningConsole> {
     const started = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () => resolve(started));
     started.once('error', reject);
   });
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.address() as { port: number };
   return {
     port,
     url: `http://${deps.config.host.includes(':') ? `[${deps.config.host}]` : deps.config.host}:${port}`,

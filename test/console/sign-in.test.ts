@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { browserTestsRun, openBrowser } from './browser.js';
-import { startConsoleWorld, signIn, type ConsoleWorld } from './console-world.js';
+import { CLIENT_SECRET, startConsoleWorld, signIn, type ConsoleWorld } from './console-world.js';
+import { consoleDeps } from '../../app/console.js';
+import { clientDiscord } from '../../src/console/discord-reads.js';
+import { createConsoleApp } from '../../src/console/server.js';
+import { silentLogger } from '../../src/logger.js';
 
 describe.skipIf(!browserTestsRun())('signing in to the console', () => {
   let w: ConsoleWorld;
@@ -66,6 +70,31 @@ describe.skipIf(!browserTestsRun())('signing in to the console', () => {
     expect(response.headers()['content-security-policy']).toContain("default-src 'none'");
     expect(response.headers()['content-security-policy']).not.toContain('script-src');
     expect(response.headers()['x-frame-options']).toBe('DENY');
+  });
+
+  it('over https marks both cookies Secure and names them __Host- (the browser then refuses them on plain http or another host)', async () => {
+    // The same console, as it would be behind TLS: only the public URL differs.
+    const publicUrl = 'https://console.example.test';
+    w.fake.oauth.configure({ clientSecret: CLIENT_SECRET, redirectUris: [`${w.url}/auth/callback`, `${publicUrl}/auth/callback`] });
+    const { services, storage } = w.h.app;
+    const parts = { storage, rules: services.rules, limiter: services.usage.limiter, discord: clientDiscord(w.h.app.bot.client), schedules: { ...services.schedules, rules: services.rules, logger: silentLogger() }, messageContent: true, logger: silentLogger(), now: () => new Date() };
+    const { app, close } = createConsoleApp(consoleDeps({ ...w.h.config.console!, publicUrl, secure: true }, w.h.config.discord!.apiBaseUrl, parts));
+    try {
+      w.fake.oauth.signInAs(w.modId);
+      const login = await app.request(`${publicUrl}/auth/login`);
+      const signInCookie = login.headers.get('set-cookie')!;
+      expect(signInCookie).toMatch(/^__Host-tw_signin=.*; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      const authorized = await fetch(login.headers.get('location')!, { redirect: 'manual' });
+      const back = new URL(authorized.headers.get('location')!);
+      expect(back.origin).toBe(publicUrl);
+      const callback = await app.request(back.toString(), { headers: { cookie: signInCookie.split(';')[0]! } });
+      expect(callback.status).toBe(302);
+      const session = callback.headers.getSetCookie().find((c) => c.startsWith('__Host-tw_session='))!;
+      expect(session).toMatch(/; Max-Age=43200; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      expect(callback.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    } finally {
+      close();
+    }
   });
 
   it('answers 429 past 20 sign-ins a minute from one address', async () => {

@@ -7,7 +7,6 @@
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { describeError } from '../../errors.js';
 import type { ConsoleDeps, ConsoleEnv } from '../context.js';
 import { csrfValid, sameOrigin } from '../csrf.js';
@@ -32,7 +31,8 @@ export function authRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps, oauth: OAut
     c.html(documentText(problemPage({ title: heading }, heading, message, html`<p><a class="button" href="/auth/login">Sign in again</a></p>`)), status);
 
   app.get('/auth/login', async (c) => {
-    const address = getConnInfo(c).remote.address ?? 'unknown';
+    // The socket's address (@hono/node-server's request); behind a reverse proxy, the proxy's.
+    const address = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
     if (!starts.take(address)) return refuse('Too many sign-ins', `More than ${SIGN_INS_PER_MINUTE} sign-ins were started from your address in the last minute. Wait a minute, then sign in again.`, 429)(c);
     const state = newState();
     const { verifier, challenge } = pkcePair();
