@@ -22,6 +22,7 @@ import { benchSchedules } from './schedules.js';
 import { benchEval } from './eval.js';
 import { benchPdfBomb } from './pdf-bomb.js';
 import { benchSkills } from './skills.js';
+import { benchConsole } from './console.js';
 import { printSection, type BenchSection } from './stats.js';
 
 const only = process.argv.slice(2);
@@ -50,6 +51,7 @@ const sections: Array<[string, () => Promise<BenchSection | BenchSection[]>]> = 
   ['eval', () => benchEval()],
   ['pdf-bomb', () => benchPdfBomb()],
   ['skills', () => benchSkills()],
+  ['console', () => benchConsole()],
 ];
 
 for (const [name, run] of sections) {

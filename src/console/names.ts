@@ -5,14 +5,9 @@
 import type { ConsoleDiscord, GuildInfo } from './discord-reads.js';
 import type { MentionNames } from './markup.js';
 
-/** Names for a server's mentions; `memberIds` are looked up now (at most 25). */
+/** Names for a server's mentions; `memberIds` are looked up (without spending the bot's REST budget). */
 export async function namesFor(discord: ConsoleDiscord, guild: GuildInfo, memberIds: readonly string[] = []): Promise<MentionNames & { channels: Awaited<ReturnType<ConsoleDiscord['channels']>> }> {
-  const channels = await discord.channels(guild.id);
-  const members = new Map<string, string>();
-  await Promise.all([...new Set(memberIds)].slice(0, 25).map(async (id) => {
-    const member = await discord.member(guild.id, id).catch(() => undefined);
-    if (member?.name) members.set(id, member.name);
-  }));
+  const [channels, members] = await Promise.all([discord.channels(guild.id), memberIds.length ? discord.memberNames(guild.id, [...new Set(memberIds)]).catch(() => new Map<string, string>()) : new Map<string, string>()]);
   const channelNames = new Map(channels.map((c) => [c.id, c.name]));
   const roleNames = new Map(guild.roles.map((r) => [r.id, r.name.replace(/^@/, '')]));
   return { channels, channel: (id) => channelNames.get(id), role: (id) => roleNames.get(id), member: (id) => members.get(id) };
