@@ -25,7 +25,7 @@ export function placesOf(guildId: string, channels: readonly ChannelInfo[]): Pla
   const room = (c: ChannelInfo): Place => ({ value: c.id, label: `#${c.name}`, scope: { guildId, channelId: c.id, categoryId: c.parentId, roleIds: [] }, target: { channelId: c.id } });
   const places: Place[] = [{ value: 'guild', label: 'Whole server', scope: { guildId, channelId: '', categoryId: null, roleIds: [] }, target: {} }];
   for (const category of categories) {
-    places.push({ value: category.id, label: `📁 ${category.name}`, scope: { guildId, channelId: '', categoryId: category.id, roleIds: [] }, target: { categoryId: category.id } });
+    places.push({ value: category.id, label: `Category ${category.name}`, scope: { guildId, channelId: '', categoryId: category.id, roleIds: [] }, target: { categoryId: category.id } });
     places.push(...rooms.filter((c) => c.parentId === category.id).map(room));
   }
   places.push(...rooms.filter((c) => !categories.some((k) => k.id === c.parentId)).map(room));

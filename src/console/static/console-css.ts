@@ -26,7 +26,8 @@ h2 { font-size: 1.1rem; margin: 1.4rem 0 .6rem; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; background: var(--card); }
 th, td { border-bottom: 1px solid var(--line); padding: .45rem .55rem; text-align: left; vertical-align: top; }
-th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); white-space: nowrap; }
+thead th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); white-space: nowrap; }
+tbody th { font-weight: 600; white-space: nowrap; }
 td.mode { white-space: nowrap; font-weight: 600; }
 .on { color: var(--ok); } .off { color: var(--off); } .ask { color: var(--ask); }
 code { font: .9em ui-monospace, "DejaVu Sans Mono", monospace; background: #eef0f4; padding: .05rem .3rem; border-radius: 4px; overflow-wrap: anywhere; }
