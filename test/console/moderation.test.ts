@@ -51,6 +51,37 @@ describe.skipIf(!browserTestsRun())('moderating from the console', () => {
     await page.close();
   });
 
+  it('serves every section of a server to a moderator, asking Discord for the member once a page, under the script-free policy', async () => {
+    const page = await signIn(w, browser.context, w.modId);
+    for (const [path, heading] of [['', 'Overview'], ['/policy', 'Policy'], ['/audit', 'Audit log'], ['/approvals', 'Waiting approvals'], ['/schedules', 'Scheduled questions'], ['/tools', 'Tools from MCP servers']]) {
+      const before = w.fake.restCallCounts()['GET /guilds/:guildId/members/:userId'] ?? 0;
+      const response = await page.goto(`${w.url}/g/${w.guildId}${path}`);
+      expect(response?.status(), path).toBe(200);
+      expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+      expect(await page.locator('h1').textContent()).toBe(heading);
+      expect((w.fake.restCallCounts()['GET /guilds/:guildId/members/:userId'] ?? 0) - before, path).toBe(1);
+    }
+    await page.close();
+  });
+
+  it('pauses and resumes a scheduled question from the schedules page, audited as made in the web console', async () => {
+    const now = Date.now();
+    const added = await w.h.storage.schedules.add({ guildId: w.guildId, channelId: w.fake.defaults.channelId, ownerId: w.fake.defaults.userId, question: 'What is new today?', when: 'every day at 09:00', cron: '0 9 * * *', timeZone: 'UTC', description: 'every day at 09:00', thread: 'new', createdAt: now, activeSince: now }, () => undefined);
+    if (!added.ok) throw new Error('could not add a schedule');
+    const page = await signIn(w, browser.context, w.modId);
+    await page.goto(`${w.url}/g/${w.guildId}/schedules`);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('.notice').textContent()).toContain(`Paused ${added.schedule.id}: no runs until someone resumes it`);
+    expect((await w.h.storage.schedules.list(w.guildId))[0]!.paused?.byId).toBe(w.modId);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForLoadState();
+    expect(await page.locator('.notice').textContent()).toContain(`Resumed ${added.schedule.id}`);
+    const audit = (await w.h.storage.guildSettings.get(w.guildId)).auditLog.filter((e) => e.action.startsWith('schedule.'));
+    expect(audit.map((e) => [e.action, e.via])).toEqual([['schedule.pause', 'console'], ['schedule.resume', 'console']]);
+    await page.close();
+  });
+
   it('refuses a plain member the server\'s pages and its form posts (403), whatever their own CSRF token', async () => {
     const plain = await openBrowser();
     try {
