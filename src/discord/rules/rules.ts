@@ -1,7 +1,7 @@
 /**
  * The rules object: the one door to the guild settings. `rules.at(scope)` gives the rules of a place for
  * a run, with every fallback for a store that cannot be read decided (place-rules.ts, the tool policy
- * included); commands (and the web console next) show the settings with `snapshot` and `auditLog`, and
+ * included); commands and the web console show the settings with `snapshot`, `auditLog` and `auditPage`, and
  * change them only through its named writes (setting-writes.ts, tool-writes.ts), each of which saves its
  * change with its audit entry and posts it to the log channel in the same call (audit-trail.ts). Nothing
  * outside this folder touches the settings store (test/architecture.test.ts checks it).
