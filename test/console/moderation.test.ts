@@ -112,7 +112,7 @@ describe.skipIf(!browserTestsRun())('moderating from the console', () => {
     await page.close();
   });
 
-  it('refuses a moderator removed from the server at their next page, keeping their session', async () => {
+  it('refuses a moderator who loses the role, or is removed from the server, at their next page, keeping their session', async () => {
     const role = [...w.fake.state.roles.values()].find((r) => r.name === 'Moderators')!;
     const carolId = w.fake.addUser({ username: 'carol' }).id;
     w.fake.addMember({ userId: carolId, roleIds: [role.id] });
@@ -120,6 +120,12 @@ describe.skipIf(!browserTestsRun())('moderating from the console', () => {
     try {
       const page = await signIn(w, own.context, carolId);
       expect(await page.locator('ul.servers a').allTextContents()).toEqual(['Test Guild']);
+      expect((await page.goto(`${w.url}/g/${w.guildId}/policy`))?.status()).toBe(200);
+      // Losing the role is enough: refused at the next page, allowed again once it is back.
+      w.fake.setMemberRoles({ userId: carolId, roleIds: [] });
+      expect((await page.goto(`${w.url}/g/${w.guildId}/policy`))?.status()).toBe(403);
+      expect(await page.locator('main').textContent()).toContain('takes the Manage Server permission there');
+      w.fake.setMemberRoles({ userId: carolId, roleIds: [role.id] });
       expect((await page.goto(`${w.url}/g/${w.guildId}/policy`))?.status()).toBe(200);
       w.fake.removeMember({ userId: carolId });
       expect((await page.goto(`${w.url}/g/${w.guildId}/policy`))?.status()).toBe(403);
