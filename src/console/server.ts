@@ -78,6 +78,12 @@ export async function startConsole(deps: ConsoleDeps): Promise<RunningConsole> {
     const started = serve({ fetch: app.fetch, port: deps.config.port, hostname: deps.config.host }, () => resolve(started));
     started.once('error', reject);
   });
+  // Idle connections outlive a reverse proxy's (60 s is common) and a browser's pause between pages: a
+  // server closing them first races the next request, which the browser then sends again.
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   const { port } = server.address() as { port: number };
   return {
     port,

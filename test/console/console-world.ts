@@ -54,7 +54,9 @@ export async function signIn(w: ConsoleWorld, context: BrowserContext, userId: s
   // Signed in already (a browser shared by several cases): a new sign-in starts where the button points.
   if (await button.count()) await button.click();
   else await page.goto(`${w.url}/auth/login`);
-  await page.waitForURL(`${w.url}/`);
+  // Back on `/` (where it started), signed in: the header names the member.
+  await page.locator('header .who').waitFor();
+  await page.waitForLoadState('load');
   return page;
 }
 

@@ -59,6 +59,8 @@ export function managesGuild(deps: ConsoleDeps): MiddlewareHandler<ConsoleEnv> {
   const writes = new RateWindow(WRITES_PER_MINUTE, 60_000, () => deps.now().getTime());
   return async (c, next) => {
     const { active } = c.var;
+    // Checked once a request, even when the router runs this guard twice for it (seen for `/g/:guildId`).
+    if (c.get('access')) return next();
     const checked = await accessTo(deps.discord, active.session.userId, c.req.param('guildId') ?? '');
     if (!checked.ok) return page(c, problemPage(frameOf(c, 'Not allowed'), 'You cannot manage this server', WHY[checked.why]), 403);
     c.set('access', checked.access);
