@@ -19,8 +19,6 @@ import { saveChange } from './moderation.js';
 import { changeSummary } from './tools-show.js';
 import { TEXT_CAPS } from '../src/agent/text-caps.js';
 
-/** More specific rules listed under a change that they still override: the first few say enough. */
-const SHADOWS_SHOWN = 10;
 
 /** What the `/tools` subcommands use. */
 export type ToolsServices = {

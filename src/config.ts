@@ -231,6 +231,7 @@ export interface McpConfig {
 export interface EvaluationConfig {
   /** EVAL_JUDGE_MODEL: the model that grades `judge` checks, on the same server. Unset: OPENAI_MODEL. */
   judgeModel?: string;
+}
 
 /**
  * The moderators' web console (issue 47): off unless CONSOLE_PORT is set. Signed in with Discord (OAuth2

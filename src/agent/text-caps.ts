@@ -32,6 +32,8 @@ export const TEXT_CAPS = {
   personaQuoted: 200,
   /** A persona shown by `/settings show`: most of one, leaving room for the other settings in the message. */
   personaShown: 600,
+  /** A persona in a table cell of the console's policy page: its opening words tell the personas apart. */
+  personaInTable: 120,
 
   // Names people and servers chose.
   /** A display name in a message. Discord allows 32; webhooks and old records may exceed it. */

@@ -9,6 +9,7 @@ import type { Client } from 'discord.js';
 import type { ApprovalDecision } from '../discord/turn/waiting-turns.js';
 import type { Turns } from '../discord/turn/pipeline.js';
 import type { AuditEntry, WaitingTurnStore } from '../state/index.js';
+import { TEXT_CAPS } from '../agent/text-caps.js';
 
 /** One call waiting for a decision, as the console lists it. */
 export interface WaitingCall {
@@ -51,7 +52,7 @@ export function createConsoleApprovals(deps: ApprovalDeps): ConsoleApprovals {
   async function firstDecision(guildId: string, turnId: string, index: number, described: string): Promise<{ by: string; at: number; approved: boolean } | undefined> {
     const call = (await deps.store.get(turnId))?.calls[index];
     if (call?.decision) return { by: call.decision.by.name, at: call.decision.at, approved: call.decision.approved };
-    const entry = (await deps.decisions(guildId)).find((e) => e.detail === `approved ${described.slice(0, 200)}` || e.detail === `denied ${described.slice(0, 200)}`);
+    const entry = (await deps.decisions(guildId)).find((e) => e.detail === `approved ${described.slice(0, TEXT_CAPS.echo)}` || e.detail === `denied ${described.slice(0, TEXT_CAPS.echo)}`);
     return entry && { by: entry.actorName ?? entry.actorId, at: entry.at, approved: entry.action.endsWith('approved') };
   }
 

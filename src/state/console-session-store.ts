@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { guarded, type Backend } from './backends/backend.js';
+import type { Backend } from '../storage/registry.js';
+import { guarded } from '../storage/storage-failure.js';
 
 const SessionSchema = z.object({
   v: z.literal(1),

@@ -23,7 +23,7 @@ export function valueImportsOf(file: string, text: string, options: { dynamic: b
  * The storage kinds `text` names in its code (comments left out): a quoted kind or URL scheme
  * (`'redis'`), a decision on one (`kind === 'memory'`, `case 'sqlite':`, `kind: 'postgres'`), or a
  * test of a URL's scheme (`/^(sqlite|memory):/`, `/^rediss?:/`). `words` maps each kind and scheme to
- * its kind; an `ordinary` word (memory, also the member-memory feature's name) counts only in a decision
+ * its kind; an `ordinary` word (memory, also the member-memory feature's name) counts only in a comparison
  * or a scheme test, never merely quoted.
  */
 export function namedKinds(text: string, words: ReadonlyMap<string, string>, ordinary: ReadonlySet<string>): Set<string> {
@@ -31,7 +31,10 @@ export function namedKinds(text: string, words: ReadonlyMap<string, string>, ord
   const named = new Set<string>();
   for (const [word, kind] of words) {
     const q = `['"\`]${word}['"\`]`;
-    const decision = new RegExp(`(?:kind|scheme)\\s*[!=]==?\\s*${q}|case\\s+${q}|kind:\\s*${q}|startsWith\\(\\s*['"\`]${word}:`, 'i');
+    // A `case 'memory':` may switch on anything (a setting's name): for an ordinary word only a comparison
+    // with a kind or a scheme decides one.
+    const cases = ordinary.has(word) ? '' : `|case\\s+${q}`;
+    const decision = new RegExp(`(?:kind|scheme)\\s*[!=]==?\\s*${q}${cases}|kind:\\s*${q}|startsWith\\(\\s*['"\`]${word}:`, 'i');
     const schemeTest = new RegExp(`\\^\\(?[\\w|?()]*\\b${word}\\b[\\w|?()]*\\)?\\??:`, 'i');
     if (decision.test(code) || schemeTest.test(code) || (!ordinary.has(word) && new RegExp(q).test(code))) named.add(kind);
   }

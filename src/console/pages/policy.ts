@@ -14,6 +14,7 @@ import { html, type Html } from '../html.js';
 import { discordMarkup, type MentionNames } from '../markup.js';
 import type { Place } from '../places.js';
 import { csrfField, layout, type Frame } from './layout.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** What the policy page shows. */
 export interface PolicyView {
@@ -68,7 +69,7 @@ function settingsTable(view: PolicyView): Html {
   const rows = view.places.map((place) => {
     const s = channelSettings(view.settings, place.scope, view.defaults);
     const memory = memorySettings(view.settings, place.scope);
-    return html`<tr><th scope="row">${place.label}</th><td>${s.display}</td><td><code>${s.model}</code></td><td>${s.persona ? s.persona.slice(0, 120) : html`<span class="muted">none</span>`}</td><td>${answerMode(view.settings, place.scope).mode}</td><td>${memory.members ? 'on' : 'off'} / ${memory.threads ? 'on' : 'off'}</td></tr>`;
+    return html`<tr><th scope="row">${place.label}</th><td>${s.display}</td><td><code>${s.model}</code></td><td>${s.persona ? s.persona.slice(0, TEXT_CAPS.personaInTable) : html`<span class="muted">none</span>`}</td><td>${answerMode(view.settings, place.scope).mode}</td><td>${memory.members ? 'on' : 'off'} / ${memory.threads ? 'on' : 'off'}</td></tr>`;
   });
   return html`<div class="scroll"><table><thead><tr><th>Place</th><th>Display</th><th>Model</th><th>Persona</th><th>Answers</th><th>Memory (notes / past threads)</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

@@ -17,6 +17,7 @@ import { namesFor } from '../names.js';
 import { placeNamed, placesOf } from '../places.js';
 import { policyPage } from '../pages/policy.js';
 import { frameOf, page } from './guard.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** A form's field as text ('' when absent or a file). */
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string).trim() : '');
@@ -67,7 +68,7 @@ export function policyRoutes(app: Hono<ConsoleEnv>, deps: ConsoleDeps): void {
       return save(c, async () => toolModeAnswer(await deps.rules.setToolMode(guild.id, actorOf(c), { tool, allow: mode === 'on', target, pin }), tool, target));
     }
     if (mode === 'ask' || mode === 'auto') return save(c, async () => approvalAnswer(await deps.rules.setApproval(guild.id, actorOf(c), { tool, mode, target }), tool, mode, target));
-    return problem(c, `Unknown mode \`${mode.slice(0, 20)}\`: use on, off, ask or auto. Nothing was changed.`);
+    return problem(c, `Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use on, off, ask or auto. Nothing was changed.`);
   });
 
   app.post('/g/:guildId/policy/setting', async (c) => {

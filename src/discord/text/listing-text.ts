@@ -6,6 +6,7 @@
  */
 import { escapeInline } from '../../agent/clean-text.js';
 import type { ToolListing } from '../../agent/tool.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** A listing in full, as plain text (the file's content, and the reply's when short). */
 export function listingText(listing: Pick<ToolListing, 'tool' | 'title' | 'description' | 'schema' | 'annotations'>): string {
@@ -50,7 +51,7 @@ export function changeSummary(pinned: ToolListing | undefined, now: ToolListing)
     ['description', pinned.description, now.description],
     ['annotations', JSON.stringify(pinned.annotations), JSON.stringify(now.annotations)],
   ];
-  const lines = fields.filter(([, was, is]) => was !== is).map(([field, was, is]) => `**${field}**: was «${escapeInline(was, 200)}» → now «${escapeInline(is, 200)}»`);
+  const lines = fields.filter(([, was, is]) => was !== is).map(([field, was, is]) => `**${field}**: was «${escapeInline(was, TEXT_CAPS.changedField)}» → now «${escapeInline(is, TEXT_CAPS.changedField)}»`);
   if (pinned.schema !== now.schema) lines.push('**parameters** changed (`/tools show` has the whole difference).');
   return lines.join('\n') || 'Nothing the model reads changed.';
 }

@@ -5,6 +5,7 @@
  */
 import { ANSWER_MODES, DISPLAY_LEVELS, SCHEDULE_ACCESS, type AnswerMode, type DisplayLevel, type ScheduleAccess } from '../../policy/index.js';
 import { PERSONA_MAX_CHARS } from '../../state/guild-settings-schema.js';
+import { TEXT_CAPS } from '../../agent/text-caps.js';
 
 /** The settings the console and `/settings` change alike. */
 export type SettingKind = 'display' | 'model' | 'persona' | 'answers' | 'memory' | 'schedules';
@@ -29,7 +30,7 @@ export function settingAnswer(kind: SettingKind, saved: { detail: string; logNot
 /** A display level, or `default`; else why not. */
 export function displayProblem(level: string): string | undefined {
   if (level === 'default' || DISPLAY_LEVELS.includes(level as DisplayLevel)) return undefined;
-  return `Unknown display level \`${level.slice(0, 30)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`;
+  return `Unknown display level \`${level.slice(0, TEXT_CAPS.typedWord)}\`: use ${DISPLAY_LEVELS.join(', ')} or default. Nothing was changed.`;
 }
 
 /** A persona too long to keep. */
@@ -39,7 +40,7 @@ export function personaProblem(text: string): string | undefined {
 
 /** Where the bot answers, or `default`; `always` only with the Message Content intent. */
 export function answersProblem(mode: string, messageContent: boolean): string | undefined {
-  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) return `Unknown mode \`${mode.slice(0, 20)}\`: use mention, always, off or default. Nothing was changed.`;
+  if (mode !== 'default' && !ANSWER_MODES.includes(mode as AnswerMode)) return `Unknown mode \`${mode.slice(0, TEXT_CAPS.typedId)}\`: use mention, always, off or default. Nothing was changed.`;
   if (mode === 'always' && !messageContent) {
     return 'I cannot answer every message: I run without the Message Content intent, so I only see messages that mention me. The bot\'s operator can turn it on (the Discord developer portal, then DISCORD_MESSAGE_CONTENT=true). Nothing was changed.';
   }
@@ -48,7 +49,7 @@ export function answersProblem(mode: string, messageContent: boolean): string | 
 
 /** Who may schedule questions. */
 export function scheduleAccessProblem(who: string): string | undefined {
-  return SCHEDULE_ACCESS.includes(who as ScheduleAccess) ? undefined : `Unknown choice \`${who.slice(0, 30)}\`: use off, moderators or everyone. Nothing was changed.`;
+  return SCHEDULE_ACCESS.includes(who as ScheduleAccess) ? undefined : `Unknown choice \`${who.slice(0, TEXT_CAPS.typedWord)}\`: use off, moderators or everyone. Nothing was changed.`;
 }
 
 /** Memory on, off or back to the default, for both kinds or one. */

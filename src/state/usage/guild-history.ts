@@ -4,7 +4,8 @@
  * channel and server per UTC day, so a span is a read per day; the busiest are summed from each day's
  * `perDay` busiest (exact unless more than that many were active on one day).
  */
-import { utcDayBefore, type CounterStore } from './counter-store.js';
+import type { CounterStore } from '../../storage/usage-store.js';
+import { utcDayBefore } from './days.js';
 import { emptyTotals, type UsageTotals } from './types.js';
 
 /** One server's usage over its last days, oldest day first. */
