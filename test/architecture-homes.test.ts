@@ -195,6 +195,14 @@ describe('storage', () => {
   });
 });
 
+describe('the composition root', () => {
+  it('wires and decides nothing: startApp reads in one sitting (at most 100 lines), each part built by a factory of its own', () => {
+    const body = /export async function startApp[\s\S]*?\n\}\n/.exec(read('app/app.ts'))?.[0] ?? '';
+    expect(body.split('\n').length - 1).toBeGreaterThan(20);
+    expect(body.split('\n').length - 1).toBeLessThanOrEqual(100);
+  });
+});
+
 describe('the Discord side has one spine', () => {
   it('a turn starts only through the pipeline: nothing outside src/discord/turn/ imports its runner, its claim or the follow-up batches', () => {
     const inner = (t: string) => ['src/discord/turn/run-turn.ts', 'src/discord/turn/claim.ts', 'src/discord/turn/follow-up-batches.ts', 'src/discord/turn/follow-ups.ts'].includes(t);

@@ -29,7 +29,6 @@ export interface RunnerDeps {
   skills?: Pick<SkillCatalog, 'find'>;
   schedules: Pick<ScheduleStore, 'update'>;
   conversations: Pick<ConversationStore, 'setStarter'>;
-  /** Where automatic pauses are audited. */
   /** The audit writer (an automatic pause is audited as the bot's change). */
   audit(guildId: string, record: ChangeRecord): Promise<void>;
   graceMinutes: number;
